@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.infra.kafka;
+
+import org.jspecify.annotations.NullMarked;

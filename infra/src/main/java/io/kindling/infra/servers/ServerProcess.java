@@ -1,0 +1,143 @@
+package io.kindling.infra.servers;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A server started as a child process, with its output in a log file, that can be
+ * stopped, killed and restarted.
+ */
+public abstract class ServerProcess implements AutoCloseable {
+
+	private final String name;
+
+	protected final Path workDir;
+
+	private @Nullable Process process;
+
+	protected ServerProcess(String name, Path workDir) {
+		this.name = name;
+		this.workDir = workDir;
+	}
+
+	/** The command line that runs the server in the foreground. */
+	protected abstract List<String> command();
+
+	/** Blocks until the server answers. */
+	protected abstract void awaitReady();
+
+	/**
+	 * One-time preparation of the work directory (formatting storage, initialising a data
+	 * dir).
+	 */
+	protected void prepare() {
+	}
+
+	public final synchronized void start() {
+		if (this.process != null && this.process.isAlive()) {
+			return;
+		}
+		try {
+			Files.createDirectories(this.workDir);
+			prepare();
+			this.process = new ProcessBuilder(command()).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.workDir.resolve(this.name + ".log").toFile()))
+				.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("could not start " + this.name, ex);
+		}
+		try {
+			awaitReady();
+		}
+		catch (RuntimeException ex) {
+			throw new IllegalStateException(this.name + " did not become ready; see " + logFile(), ex);
+		}
+	}
+
+	/** Stops gracefully (SIGTERM) and waits for the process to end. */
+	public final synchronized void stop() {
+		end(false);
+	}
+
+	/** Ends the process at once (SIGKILL), as a crash would. */
+	public final synchronized void kill() {
+		end(true);
+	}
+
+	public synchronized boolean isRunning() {
+		return this.process != null && this.process.isAlive();
+	}
+
+	public Path logFile() {
+		return this.workDir.resolve(this.name + ".log");
+	}
+
+	private void end(boolean forcibly) {
+		Process running = this.process;
+		if (running == null) {
+			return;
+		}
+		running.descendants().forEach(forcibly ? ProcessHandle::destroyForcibly : ProcessHandle::destroy);
+		if (forcibly) {
+			running.destroyForcibly();
+		}
+		else {
+			running.destroy();
+		}
+		try {
+			if (!running.waitFor(30, TimeUnit.SECONDS)) {
+				running.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		this.process = null;
+	}
+
+	@Override
+	public void close() {
+		stop();
+		deleteRecursively(this.workDir);
+	}
+
+	static void deleteRecursively(Path dir) {
+		if (!Files.exists(dir)) {
+			return;
+		}
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// A leftover temp dir is harmless; the servers are already gone.
+		}
+	}
+
+	protected static void run(List<String> command, Path log) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+				.start();
+			if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
+				throw new IllegalStateException(String.join(" ", command) + " failed; see " + log);
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

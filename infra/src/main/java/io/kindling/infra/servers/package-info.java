@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.infra.servers;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,42 @@
+package io.kindling.infra.test;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Gives a test class real servers. Place it before {@code @SpringBootTest} so that the
+ * connection settings ({@code spring.data.redis.*}, {@code spring.datasource.*},
+ * {@code spring.kafka.bootstrap-servers}) are system properties before the context
+ * starts.
+ *
+ * <pre>
+ * &#64;RealServers(value = {Server.REDIS, Server.MARIADB}, database = "kindling_swipe")
+ * &#64;SpringBootTest
+ * class SwipeIT { ... }
+ * </pre>
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(RealServersExtension.class)
+public @interface RealServers {
+
+	Server[] value() default { Server.REDIS, Server.MARIADB, Server.KAFKA };
+
+	/** The database created on MariaDB and put in {@code spring.datasource.url}. */
+	String database() default "kindling_test";
+
+	enum Server {
+
+		REDIS, MARIADB, KAFKA
+
+	}
+
+}

@@ -1,0 +1,180 @@
+package io.kindling.infra.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import io.kindling.infra.kafka.KafkaBroker;
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.RedisServer;
+import io.kindling.infra.test.RealServers.Server;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.platform.commons.support.AnnotationSupport;
+
+/**
+ * Starts each real server at most once per test JVM, on free ports in a temporary
+ * directory, and stops and removes them when the JVM's tests are done. Tests reach the
+ * servers through {@link #redis()}, {@link #mariaDb()} and {@link #kafka()}, for example
+ * to stop Kafka for a while or to kill Redis.
+ */
+public final class RealServersExtension implements BeforeAllCallback {
+
+	private static final Object LOCK = new Object();
+
+	private static @Nullable Servers servers;
+
+	@Override
+	public void beforeAll(ExtensionContext context) {
+		RealServers annotation = AnnotationSupport.findAnnotation(context.getRequiredTestClass(), RealServers.class)
+			.orElseThrow(() -> new IllegalStateException("@RealServers is missing on " + context.getDisplayName()));
+		Servers started = servers(context);
+		Set<Server> wanted = EnumSet.noneOf(Server.class);
+		wanted.addAll(List.of(annotation.value()));
+		if (wanted.contains(Server.REDIS)) {
+			started.startRedis();
+			System.setProperty("spring.data.redis.host", "127.0.0.1");
+			System.setProperty("spring.data.redis.port", String.valueOf(started.redis().port()));
+		}
+		if (wanted.contains(Server.MARIADB)) {
+			started.startMariaDb();
+			started.mariaDb().createDatabase(annotation.database());
+			System.setProperty("spring.datasource.url", started.mariaDb().jdbcUrl(annotation.database()));
+			System.setProperty("spring.datasource.username", MariaDbServer.USER);
+			System.setProperty("spring.datasource.password", MariaDbServer.PASSWORD);
+		}
+		if (wanted.contains(Server.KAFKA)) {
+			started.startKafka();
+			System.setProperty("spring.kafka.bootstrap-servers", started.kafka().bootstrapServers());
+		}
+	}
+
+	public static RedisServer redis() {
+		return running().redis();
+	}
+
+	public static MariaDbServer mariaDb() {
+		return running().mariaDb();
+	}
+
+	public static KafkaBroker kafka() {
+		return running().kafka();
+	}
+
+	private static Servers running() {
+		Servers current = servers;
+		if (current == null) {
+			throw new IllegalStateException("no real servers: annotate the test class with @RealServers");
+		}
+		return current;
+	}
+
+	private static Servers servers(ExtensionContext context) {
+		synchronized (LOCK) {
+			if (servers == null) {
+				Servers created = new Servers();
+				// The root store closes its values when the whole test run of this JVM
+				// ends.
+				context.getRoot()
+					.getStore(ExtensionContext.Namespace.create(RealServersExtension.class))
+					.put("servers", (AutoCloseable) created);
+				servers = created;
+			}
+			return servers;
+		}
+	}
+
+	/** The servers of one test JVM, under one temporary directory. */
+	static final class Servers implements AutoCloseable {
+
+		private final Path root;
+
+		private @Nullable RedisServer redis;
+
+		private @Nullable MariaDbServer mariaDb;
+
+		private @Nullable KafkaBroker kafka;
+
+		Servers() {
+			try {
+				this.root = Files.createTempDirectory("kindling-test-");
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(ex);
+			}
+			// A test JVM that ends abruptly must not leave servers behind.
+			Runtime.getRuntime().addShutdownHook(new Thread(this::close, "real-servers-shutdown"));
+		}
+
+		synchronized void startRedis() {
+			if (this.redis == null) {
+				this.redis = new RedisServer(this.root.resolve("redis"), FreePorts.pick());
+				this.redis.start();
+			}
+		}
+
+		synchronized void startMariaDb() {
+			if (this.mariaDb == null) {
+				this.mariaDb = new MariaDbServer(this.root.resolve("mariadb"), FreePorts.pick());
+				this.mariaDb.start();
+			}
+		}
+
+		synchronized void startKafka() {
+			if (this.kafka == null) {
+				this.kafka = new KafkaBroker(this.root.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 6);
+				this.kafka.start();
+			}
+		}
+
+		RedisServer redis() {
+			if (this.redis == null) {
+				throw new IllegalStateException("Redis was not asked for in @RealServers");
+			}
+			return this.redis;
+		}
+
+		MariaDbServer mariaDb() {
+			if (this.mariaDb == null) {
+				throw new IllegalStateException("MariaDB was not asked for in @RealServers");
+			}
+			return this.mariaDb;
+		}
+
+		KafkaBroker kafka() {
+			if (this.kafka == null) {
+				throw new IllegalStateException("Kafka was not asked for in @RealServers");
+			}
+			return this.kafka;
+		}
+
+		@Override
+		public synchronized void close() {
+			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.mariaDb }) {
+				if (server != null) {
+					try {
+						server.close();
+					}
+					catch (Exception ex) {
+						// keep closing the others
+					}
+				}
+			}
+			servers = null;
+			try {
+				Files.deleteIfExists(this.root);
+			}
+			catch (IOException ex) {
+				// a leftover empty temp dir is harmless
+			}
+		}
+
+	}
+
+}

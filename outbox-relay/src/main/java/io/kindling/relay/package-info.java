@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.relay;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.outbox;
+
+import org.jspecify.annotations.NullMarked;

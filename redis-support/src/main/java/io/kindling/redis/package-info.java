@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.redis;
+
+import org.jspecify.annotations.NullMarked;

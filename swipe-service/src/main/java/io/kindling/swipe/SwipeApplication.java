@@ -1,0 +1,17 @@
+package io.kindling.swipe;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.scheduling.annotation.EnableScheduling;
+
+@SpringBootApplication
+@ConfigurationPropertiesScan
+@EnableScheduling
+public class SwipeApplication {
+
+	public static void main(String[] args) {
+		SpringApplication.run(SwipeApplication.class, args);
+	}
+
+}

@@ -1,0 +1,31 @@
+package io.kindling.swipe.security;
+
+import java.nio.charset.StandardCharsets;
+
+import jakarta.validation.constraints.NotBlank;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The HS256 secret shared with the app's own auth service, which issues the tokens.
+ *
+ * @param jwtSecret its UTF-8 bytes are the HMAC key; at least 32 of them (RFC 7518 §3.2)
+ */
+@Validated
+@ConfigurationProperties("kindling.security")
+public record SecurityProperties(@NotBlank String jwtSecret) {
+
+	static final int MIN_KEY_BYTES = 32;
+
+	public SecurityProperties {
+		if (jwtSecret != null && jwtSecret.getBytes(StandardCharsets.UTF_8).length < MIN_KEY_BYTES) {
+			throw new IllegalArgumentException("kindling.security.jwt-secret (KINDLING_JWT_SECRET) must be at least "
+					+ MIN_KEY_BYTES + " bytes for HS256; it is " + jwtSecret.getBytes(StandardCharsets.UTF_8).length);
+		}
+	}
+
+	byte[] keyBytes() {
+		return this.jwtSecret.getBytes(StandardCharsets.UTF_8);
+	}
+
+}

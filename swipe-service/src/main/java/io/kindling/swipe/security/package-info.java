@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.security;
+
+import org.jspecify.annotations.NullMarked;
