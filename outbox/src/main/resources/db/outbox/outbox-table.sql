@@ -1,0 +1,21 @@
+-- The shape of every outbox table (match_outbox in kindling_swipe, room_outbox in kindling_matching).
+-- Copy it into the owning service's Flyway migration with the table name filled in.
+-- MySQL 8.0+ and MariaDB 10.6+.
+CREATE TABLE outbox_table_name (
+    id              BIGINT        NOT NULL AUTO_INCREMENT,
+    event_id        CHAR(36)      NOT NULL,
+    event_type      VARCHAR(64)   NOT NULL,
+    event_key       VARCHAR(191)  NOT NULL,
+    key_hash        BIGINT        NOT NULL,            -- CRC32 of event_key: relays split keys by it
+    payload         MEDIUMTEXT    NOT NULL,            -- the Kafka record value, exactly as written
+    created_at      TIMESTAMP(6)  NOT NULL,
+    published_at    TIMESTAMP(6)  NULL,
+    attempts        INT           NOT NULL DEFAULT 0,
+    next_attempt_at TIMESTAMP(6)  NULL,
+    last_error      VARCHAR(1000) NULL,
+    parked_at       TIMESTAMP(6)  NULL,
+    PRIMARY KEY (id),
+    UNIQUE KEY uk_outbox_event_id (event_id),
+    KEY idx_outbox_unpublished (published_at, key_hash, id),
+    KEY idx_outbox_published_at (published_at)
+) ENGINE = InnoDB;
