@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.geo;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.match;
+
+import org.jspecify.annotations.NullMarked;

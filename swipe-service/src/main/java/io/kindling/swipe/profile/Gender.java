@@ -1,0 +1,7 @@
+package io.kindling.swipe.profile;
+
+public enum Gender {
+
+	WOMAN, MAN, NONBINARY
+
+}

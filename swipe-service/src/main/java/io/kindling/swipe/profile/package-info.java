@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.profile;
+
+import org.jspecify.annotations.NullMarked;

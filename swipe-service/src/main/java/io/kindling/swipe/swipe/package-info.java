@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.swipe;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.web;
+
+import org.jspecify.annotations.NullMarked;
