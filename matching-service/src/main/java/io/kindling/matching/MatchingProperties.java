@@ -1,0 +1,61 @@
+package io.kindling.matching;
+
+import java.time.Duration;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Min;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of room matching ({@code kindling.matching.*}), with the contract's defaults.
+ *
+ * @param waitTimeout how long one may wait in a queue before being dropped
+ * @param fallbackAfter how long the head of a size-3 queue waits before a room of two
+ * forms
+ * @param roomPendingTtl how long a formed room lives in Redis before its conversation is
+ * written (a crash between pop and write frees its people after this)
+ * @param roomTtl how long a room key lives once its conversation is written
+ * @param sweepInterval how often each instance visits the active queues
+ * @param sessionTtl how long an anonymous session token is valid
+ * @param maxBodySize larger request bodies are refused with 413
+ * @param rateLimit per-IP limits (0 turns a limit off)
+ */
+@ConfigurationProperties("kindling.matching")
+@Validated
+public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @DefaultValue("60s") Duration fallbackAfter,
+		@DefaultValue("30s") Duration roomPendingTtl, @DefaultValue("10m") Duration roomTtl,
+		@DefaultValue("1s") Duration sweepInterval, @DefaultValue("24h") Duration sessionTtl,
+		@DefaultValue("16KB") DataSize maxBodySize, @DefaultValue @Valid RateLimit rateLimit) {
+
+	public MatchingProperties {
+		requirePositive("wait-timeout", waitTimeout);
+		requirePositive("fallback-after", fallbackAfter);
+		requirePositive("room-pending-ttl", roomPendingTtl);
+		requirePositive("room-ttl", roomTtl);
+		requirePositive("sweep-interval", sweepInterval);
+		requirePositive("session-ttl", sessionTtl);
+	}
+
+	private static void requirePositive(String name, Duration value) {
+		if (value.isNegative() || value.isZero()) {
+			throw new IllegalArgumentException("kindling.matching." + name + " must be positive, was " + value);
+		}
+	}
+
+	/**
+	 * Per-IP limits, counted in Redis so they hold across instances.
+	 *
+	 * @param joinsPerMinute joins ({@code POST /api/matching}) per IP per minute, 0 = off
+	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per IP per minute, 0
+	 * = off
+	 */
+	public record RateLimit(@DefaultValue("20") @Min(0) int joinsPerMinute,
+			@DefaultValue("30") @Min(0) int sessionsPerMinute) {
+
+	}
+
+}

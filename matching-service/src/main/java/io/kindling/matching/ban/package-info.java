@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.ban;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,95 @@
+package io.kindling.matching.join;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Optional;
+
+import io.kindling.matching.ban.BanList;
+import io.kindling.matching.queue.EnqueueScript;
+import io.kindling.matching.queue.LeaveScript;
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.ReadStateScript;
+import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.matching.room.RoomFormed;
+import io.kindling.matching.room.RoomFormer;
+import io.kindling.matching.session.Session;
+import io.kindling.matching.topic.TopicCatalogue;
+
+import org.springframework.stereotype.Service;
+
+/** Joining, polling and leaving: the checks in the contract's order, then the queue. */
+@Service
+public class JoinService {
+
+	private final RateLimiter rateLimiter;
+
+	private final BanList bans;
+
+	private final TopicCatalogue topics;
+
+	private final EnqueueScript enqueue;
+
+	private final LeaveScript leave;
+
+	private final ReadStateScript readState;
+
+	private final RoomFormer former;
+
+	private final Clock clock;
+
+	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, EnqueueScript enqueue, LeaveScript leave,
+			ReadStateScript readState, RoomFormer former, Clock clock) {
+		this.rateLimiter = rateLimiter;
+		this.bans = bans;
+		this.topics = topics;
+		this.enqueue = enqueue;
+		this.leave = leave;
+		this.readState = readState;
+		this.former = former;
+		this.clock = clock;
+	}
+
+	/**
+	 * Joins the queue (the size was checked on the request), then tries to form a room.
+	 * @return the status after the join: matched when this call formed the caller's room
+	 */
+	MatchingStatus join(Session session, String clientAddress, MatchQueue queue) {
+		this.rateLimiter.countJoin(clientAddress);
+		if (this.bans.isBanned(session.key(), clientAddress)) {
+			throw new JoinRefused.Banned();
+		}
+		if (!this.topics.isActive(queue.topicId())) {
+			throw new JoinRefused.TopicUnavailable(queue.topicId());
+		}
+		Instant now = this.clock.instant();
+		if (!this.enqueue.enqueue(session.token(), queue, now)) {
+			throw new JoinRefused.AlreadyJoined();
+		}
+		Optional<RoomFormed> formed = this.former.tryForm(queue);
+		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
+			return MatchingStatus.matched(formed.get());
+		}
+		MatchingStatus status = MatchingStatus.of(this.readState.read(session.token()));
+		// timed out in the same instant is not possible; idle would only mean it left at
+		// once
+		return MatchingStatus.IDLE.equals(status.status()) ? MatchingStatus.waiting(queue.topicId(), queue.size(), now)
+				: status;
+	}
+
+	/** The caller's status; a waiting caller's poll also tries to form a room. */
+	public MatchingStatus status(Session session) {
+		TokenState state = this.readState.read(session.token());
+		if (state instanceof TokenState.Waiting waiting) {
+			this.former.tryForm(waiting.queue());
+			state = this.readState.read(session.token());
+		}
+		return MatchingStatus.of(state);
+	}
+
+	/** Leaves the queue or the room; nothing to leave is fine too. */
+	void leave(Session session) {
+		this.leave.leave(session.token());
+	}
+
+}

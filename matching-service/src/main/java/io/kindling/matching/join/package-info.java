@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.join;
+
+import org.jspecify.annotations.NullMarked;

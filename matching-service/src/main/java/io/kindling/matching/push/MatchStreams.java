@@ -1,0 +1,65 @@
+package io.kindling.matching.push;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+import io.kindling.matching.join.MatchingStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/** The event streams open on this instance, by session token. */
+@Component
+class MatchStreams {
+
+	private static final Logger log = LoggerFactory.getLogger(MatchStreams.class);
+
+	private final Map<String, Set<SseEmitter>> streams = new ConcurrentHashMap<>();
+
+	void add(String token, SseEmitter emitter) {
+		this.streams.computeIfAbsent(token, (key) -> ConcurrentHashMap.newKeySet()).add(emitter);
+		Runnable remove = () -> remove(token, emitter);
+		emitter.onCompletion(remove);
+		emitter.onTimeout(remove);
+		emitter.onError((ex) -> remove.run());
+	}
+
+	void remove(String token, SseEmitter emitter) {
+		this.streams.computeIfPresent(token, (key, emitters) -> {
+			emitters.remove(emitter);
+			return emitters.isEmpty() ? null : emitters;
+		});
+	}
+
+	/** Sends {@code matched} to every stream this token has open here. */
+	void matched(String token, MatchingStatus status) {
+		Set<SseEmitter> emitters = this.streams.get(token);
+		if (emitters == null) {
+			return;
+		}
+		for (SseEmitter emitter : emitters) {
+			send(token, emitter, status);
+		}
+	}
+
+	void send(String token, SseEmitter emitter, MatchingStatus status) {
+		try {
+			emitter.send(SseEmitter.event().name("matched").data(status, MediaType.APPLICATION_JSON));
+		}
+		catch (IOException | IllegalStateException ex) {
+			// the client went away; its stream is dropped and it can poll or reconnect
+			log.debug("Could not push to a stream", ex);
+			remove(token, emitter);
+		}
+	}
+
+	int open() {
+		return this.streams.values().stream().mapToInt(Set::size).sum();
+	}
+
+}

@@ -1,0 +1,35 @@
+package io.kindling.matching.push;
+
+import java.nio.charset.StandardCharsets;
+
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** Hears rooms formed on any instance and pushes them to the streams open here. */
+@Configuration(proxyBeanMethods = false)
+class MatchedSubscriber {
+
+	@Bean
+	RedisMessageListenerContainer matchedListener(RedisConnectionFactory connections, MatchStreams streams,
+			JsonMapper json) {
+		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
+		container.setConnectionFactory(connections);
+		MessageListener listener = (Message message, byte[] pattern) -> {
+			MatchedMessage matched = json.readValue(new String(message.getBody(), StandardCharsets.UTF_8),
+					MatchedMessage.class);
+			for (String token : matched.tokens()) {
+				streams.matched(token, matched.status());
+			}
+		};
+		container.addMessageListener(listener, new ChannelTopic(MatchedMessage.CHANNEL));
+		return container;
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.push;
+
+import org.jspecify.annotations.NullMarked;

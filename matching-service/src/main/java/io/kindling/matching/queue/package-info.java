@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.queue;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,64 @@
+package io.kindling.matching.ratelimit;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+import io.kindling.matching.MatchingProperties;
+import io.kindling.redis.LuaScript;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Per-IP limits in fixed one-minute windows, counted in Redis so every instance sees the
+ * same count.
+ */
+@Component
+public class RateLimiter {
+
+	private static final long WINDOW_MILLIS = Duration.ofMinutes(1).toMillis();
+
+	private final LuaScript<Long> script = LuaScript.load("rate_limit", Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final Clock clock;
+
+	private final MatchingProperties.RateLimit limits;
+
+	RateLimiter(StringRedisTemplate redis, Clock clock, MatchingProperties properties) {
+		this.redis = redis;
+		this.clock = clock;
+		this.limits = properties.rateLimit();
+	}
+
+	/** Counts a join from this address; throws {@link RateLimited} past the limit. */
+	public void countJoin(String address) {
+		count("joins", address, this.limits.joinsPerMinute());
+	}
+
+	/**
+	 * Counts a new session from this address; throws {@link RateLimited} past the limit.
+	 */
+	public void countSession(String address) {
+		count("sessions", address, this.limits.sessionsPerMinute());
+	}
+
+	private void count(String kind, String address, int perMinute) {
+		if (perMinute == 0) {
+			return;
+		}
+		long now = this.clock.millis();
+		long window = now / WINDOW_MILLIS;
+		String key = "matching:rate:" + kind + ":" + address + ":" + window;
+		// the key outlives its window a little so that a slow clock between instances
+		// does not reset it
+		Long count = this.script.run(this.redis, List.of(key), String.valueOf(WINDOW_MILLIS * 2));
+		if (count != null && count > perMinute) {
+			long windowEnds = (window + 1) * WINDOW_MILLIS;
+			throw new RateLimited(Duration.ofMillis(windowEnds - now));
+		}
+	}
+
+}

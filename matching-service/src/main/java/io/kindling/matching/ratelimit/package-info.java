@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.ratelimit;
+
+import org.jspecify.annotations.NullMarked;

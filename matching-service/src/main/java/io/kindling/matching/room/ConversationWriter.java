@@ -1,0 +1,87 @@
+package io.kindling.matching.room;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.UUID;
+
+import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.session.Session;
+import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxWriter;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.jdbc.support.KeyHolder;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Writes a popped room as a conversation with its participants, and its
+ * {@code ROOM_FORMED} outbox row in the same transaction.
+ */
+@Repository
+class ConversationWriter {
+
+	static final String OUTBOX_TABLE = "room_outbox";
+
+	private final JdbcClient jdbc;
+
+	private final OutboxWriter outbox;
+
+	private final JsonMapper json;
+
+	private final Clock clock;
+
+	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock) {
+		this.jdbc = jdbc;
+		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE);
+		this.json = json;
+		this.clock = clock;
+	}
+
+	/**
+	 * @return the conversation id
+	 */
+	@Transactional
+	public long write(PoppedRoom room) {
+		KeyHolder keys = new GeneratedKeyHolder();
+		this.jdbc.sql("""
+				INSERT INTO conversations (room_id, topic_id, size, room_type, fallback, formed_at)
+				VALUES (:roomId, :topicId, :size, :roomType, :fallback, :formedAt)
+				""")
+			.param("roomId", room.roomId())
+			.param("topicId", room.queue().topicId())
+			.param("size", room.queue().size())
+			.param("roomType", room.roomType())
+			.param("fallback", room.fallback())
+			.param("formedAt", Timestamp.from(room.formedAt()))
+			.update(keys, "id");
+		long conversationId = keys.getKeyAs(Number.class).longValue();
+		for (PoppedRoom.Participant participant : room.participants()) {
+			this.jdbc.sql("""
+					INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since)
+					VALUES (:conversationId, :participantKey, :waitingSince)
+					""")
+				.param("conversationId", conversationId)
+				.param("participantKey", Session.keyOf(participant.token()))
+				.param("waitingSince", Timestamp.from(participant.since()))
+				.update();
+		}
+		Instant occurredAt = this.clock.instant();
+		UUID eventId = UUID.randomUUID();
+		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),
+				conversationId, room.queue().topicId(), room.roomType(), room.formedAt(), occurredAt);
+		this.outbox.append(new OutboxEvent(eventId, "ROOM_FORMED", room.roomId(), this.json.writeValueAsString(event),
+				occurredAt));
+		return conversationId;
+	}
+
+	/** The {@code ROOM_FORMED} payload of the contract; never a session token. */
+	record RoomFormedEvent(String eventId, String eventType, String eventKey, String roomId, long conversationId,
+			long topicId, int roomType, Instant formedAt, Instant occurredAt) {
+
+	}
+
+}

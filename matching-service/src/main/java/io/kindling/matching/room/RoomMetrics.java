@@ -1,0 +1,77 @@
+package io.kindling.matching.room;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.PoppedRoom;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Per queue: how many wait, rooms formed (by room size and fallback), time waited until a
+ * room, timeouts, and conversation writes that failed.
+ */
+@Component
+class RoomMetrics {
+
+	private final MeterRegistry registry;
+
+	private final Map<MatchQueue, AtomicLong> waiting = new ConcurrentHashMap<>();
+
+	RoomMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	void waiting(MatchQueue queue, long count) {
+		this.waiting.computeIfAbsent(queue, (key) -> {
+			AtomicLong gauge = new AtomicLong();
+			this.registry.gauge("kindling.matching.waiting", tags(key), gauge);
+			return gauge;
+		}).set(count);
+	}
+
+	void timedOut(MatchQueue queue, int count) {
+		if (count > 0) {
+			Counter.builder("kindling.matching.timeouts")
+				.description("entries dropped for waiting past the wait timeout")
+				.tags(tags(queue))
+				.register(this.registry)
+				.increment(count);
+		}
+	}
+
+	void formed(PoppedRoom room) {
+		Counter.builder("kindling.matching.rooms.formed")
+			.tags(tags(room.queue()))
+			.tag("room_type", String.valueOf(room.roomType()))
+			.tag("fallback", String.valueOf(room.fallback()))
+			.register(this.registry)
+			.increment();
+		Timer waited = Timer.builder("kindling.matching.wait")
+			.description("time from joining a queue to being in a room")
+			.tags(tags(room.queue()))
+			.register(this.registry);
+		for (PoppedRoom.Participant participant : room.participants()) {
+			waited.record(Duration.between(participant.since(), room.formedAt()));
+		}
+	}
+
+	void writeFailed(MatchQueue queue) {
+		Counter.builder("kindling.matching.conversation.write.failures")
+			.tags(tags(queue))
+			.register(this.registry)
+			.increment();
+	}
+
+	private static Tags tags(MatchQueue queue) {
+		return Tags.of("topic", String.valueOf(queue.topicId()), "size", String.valueOf(queue.size()));
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.room;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,51 @@
+package io.kindling.matching.session;
+
+import java.util.List;
+
+import org.springframework.core.MethodParameter;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.support.WebDataBinderFactory;
+import org.springframework.web.context.request.NativeWebRequest;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
+import org.springframework.web.method.support.ModelAndViewContainer;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.stereotype.Component;
+
+/**
+ * Gives a handler a {@link Session} parameter from {@code Authorization: Bearer <token>},
+ * or answers 401.
+ */
+@Component
+class SessionArgumentResolver implements HandlerMethodArgumentResolver, WebMvcConfigurer {
+
+	private static final String BEARER = "Bearer ";
+
+	private final SessionService sessions;
+
+	SessionArgumentResolver(SessionService sessions) {
+		this.sessions = sessions;
+	}
+
+	@Override
+	public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+		resolvers.add(this);
+	}
+
+	@Override
+	public boolean supportsParameter(MethodParameter parameter) {
+		return parameter.getParameterType() == Session.class;
+	}
+
+	@Override
+	public Session resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
+			NativeWebRequest webRequest, WebDataBinderFactory binderFactory) {
+		String header = webRequest.getHeader(HttpHeaders.AUTHORIZATION);
+		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+			throw new Unauthenticated("a session token is required: Authorization: Bearer <token>");
+		}
+		String token = header.substring(BEARER.length()).trim();
+		return this.sessions.resolve(token)
+			.orElseThrow(() -> new Unauthenticated("the session token is unknown or has expired"));
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.session;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.topic;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.matching.web;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,486 @@
+package io.kindling.matching;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.FormRoomScript;
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.session.Session;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The contract of {@code /api/sessions}, {@code /api/matching} and {@code /api/topics}
+ * against real Redis and MariaDB, with the time rules on a test clock.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "kindling.matching.room-pending-ttl=2s")
+@Import(TestClockConfiguration.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class MatchingIT {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	FormRoomScript formRoom;
+
+	Api api;
+
+	@BeforeEach
+	void freshRedis() {
+		this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
+			connection.serverCommands().flushDb();
+			return null;
+		});
+		this.api = new Api(this.port);
+	}
+
+	@Test
+	void bootsAndReportsHealthy() {
+		Api.Response health = this.api.send("GET", "/actuator/health", null, null);
+		assertThat(health.body()).contains("\"status\":\"UP\"");
+	}
+
+	@Test
+	void aSessionIsAnUnguessableTokenWithAnExpiry() {
+		Api.Response response = this.api.send("POST", "/api/sessions", null, null);
+		assertThat(response.status()).isEqualTo(201);
+		String token = response.field("token");
+		assertThat(token).matches("[A-Za-z0-9_-]{43}");
+		assertThat(Instant.parse(response.field("expires_at")))
+			.isEqualTo(this.clock.instant().plus(Duration.ofHours(24)));
+		assertThat(this.redis.getExpire("matching:session:" + token)).isBetween(86_000L, 86_400L);
+		assertThat(this.api.session()).isNotEqualTo(token);
+	}
+
+	@Test
+	void topicsListsTheActiveOnes() {
+		JsonNode topics = this.api.send("GET", "/api/topics", null, null).json().get("topics");
+		assertThat(topics.findValuesAsString("name")).contains("Books", "Late-night thoughts")
+			.doesNotContain("Retired topic");
+		assertThat(topics.get(0).get("id").asLong()).isEqualTo(1);
+	}
+
+	@Test
+	void everyMatchingCallWithoutAValidSessionIs401() {
+		String fake = "A".repeat(43);
+		for (String method : List.of("GET", "POST", "DELETE")) {
+			for (String[] auth : List.of(new String[0], new String[] { "Authorization", "Basic abc" },
+					new String[] { "Authorization", "Bearer " + fake },
+					new String[] { "Authorization", "Bearer not a token" })) {
+				Api.Response response = this.api.send(method, "/api/matching", null,
+						method.equals("POST") ? "{\"topic_id\":1,\"size\":2}" : null, auth);
+				assertThat(response.status()).as(method + " " + List.of(auth)).isEqualTo(401);
+				assertProblem(response, 401);
+				assertThat(response.header("WWW-Authenticate")).isEqualTo("Bearer");
+			}
+		}
+		assertThat(this.api.send("GET", "/api/matching/events", null, null).status()).isEqualTo(401);
+		assertThat(this.redis.keys("matching:queue:*")).isEmpty();
+	}
+
+	@Test
+	void twoPeopleInASizeTwoQueueAreMatchedAndTheConversationIsWrittenWithItsEvent() {
+		String first = this.api.session();
+		String second = this.api.session();
+		Instant joinedAt = this.clock.instant();
+
+		Api.Response waiting = this.api.join(first, 42, 2);
+		assertThat(waiting.status()).isEqualTo(202);
+		assertThat(waiting.json().properties().stream().map(Map.Entry::getKey).toList())
+			.containsExactlyInAnyOrder("status", "topic_id", "size", "waiting_since");
+		assertThat(waiting.field("status")).isEqualTo("waiting");
+		assertThat(waiting.json().get("topic_id").asLong()).isEqualTo(42);
+		assertThat(waiting.json().get("size").asInt()).isEqualTo(2);
+		assertThat(Instant.parse(waiting.field("waiting_since"))).isEqualTo(joinedAt);
+		assertThat(this.api.status(first).body()).isEqualTo(waiting.body());
+
+		this.clock.advance(Duration.ofSeconds(3));
+		Api.Response matched = this.api.join(second, 42, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		assertMatchedBody(matched.json(), 42, 2);
+		assertThat(Instant.parse(matched.field("matched_at"))).isEqualTo(this.clock.instant());
+		assertThat(this.api.status(first).body()).isEqualTo(matched.body());
+		assertThat(this.api.status(second).body()).isEqualTo(matched.body());
+
+		long conversationId = matched.json().get("conversation_id").asLong();
+		Map<String, Object> conversation = this.jdbc
+			.sql("SELECT room_id, topic_id, size, room_type, fallback FROM conversations WHERE id = :id")
+			.param("id", conversationId)
+			.query()
+			.singleRow();
+		assertThat(conversation.get("room_id")).isEqualTo(matched.field("room_id"));
+		assertThat(((Number) conversation.get("room_type")).intValue()).isEqualTo(2);
+		assertThat(participants(conversationId)).containsExactlyInAnyOrder(Session.keyOf(first), Session.keyOf(second));
+
+		String payload = this.jdbc
+			.sql("SELECT payload FROM room_outbox WHERE event_type = 'ROOM_FORMED' AND event_key = :roomId")
+			.param("roomId", matched.field("room_id"))
+			.query(String.class)
+			.single();
+		JsonNode event = Api.JSON.readTree(payload);
+		assertThat(event.properties().stream().map(Map.Entry::getKey).toList()).containsExactlyInAnyOrder("event_id",
+				"event_type", "event_key", "room_id", "conversation_id", "topic_id", "room_type", "formed_at",
+				"occurred_at");
+		assertThat(event.get("conversation_id").asLong()).isEqualTo(conversationId);
+		assertThat(event.get("room_type").asInt()).isEqualTo(2);
+		assertThat(payload).doesNotContain(first).doesNotContain(second);
+		assertThat(this.redis.getExpire(RedisKeys.room(first))).isBetween(500L, 600L);
+	}
+
+	@Test
+	void aThreePersonQueueFormsARoomOfThree() {
+		String a = this.api.session();
+		String b = this.api.session();
+		String c = this.api.session();
+		assertThat(this.api.join(a, 1, 3).status()).isEqualTo(202);
+		assertThat(this.api.join(b, 1, 3).status()).isEqualTo(202);
+		Api.Response matched = this.api.join(c, 1, 3);
+		assertThat(matched.status()).isEqualTo(200);
+		assertMatchedBody(matched.json(), 1, 3);
+		assertThat(participants(matched.json().get("conversation_id").asLong())).hasSize(3);
+	}
+
+	@Test
+	void aThreePersonQueueFallsBackToTwoAfterSixtySeconds() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 2, 3);
+		this.clock.advance(Duration.ofSeconds(30));
+		this.api.join(b, 2, 3);
+		this.clock.advance(Duration.ofSeconds(29));
+		assertThat(this.api.status(b).field("status")).isEqualTo("waiting");
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+
+		this.clock.advance(Duration.ofSeconds(1));
+		Api.Response matched = this.api.status(b);
+		assertMatchedBody(matched.json(), 2, 2);
+		assertThat(this.api.status(a).body()).isEqualTo(matched.body());
+		assertThat(this.jdbc.sql("SELECT fallback FROM conversations WHERE id = :id")
+			.param("id", matched.json().get("conversation_id").asLong())
+			.query(Boolean.class)
+			.single()).isTrue();
+	}
+
+	@Test
+	void theSweeperFormsTheFallbackRoomWithNobodyPolling() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 3, 3);
+		this.api.join(b, 3, 3);
+		this.clock.advance(Duration.ofSeconds(60));
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.redis.opsForHash().get(RedisKeys.room(a), "conversation_id") != null);
+		assertThat(this.redis.hasKey(RedisKeys.waiting(b))).isFalse();
+		assertMatchedBody(this.api.status(a).json(), 3, 2);
+	}
+
+	@Test
+	void someoneWaitingFiveMinutesIsDroppedByTheSweeperAndCounted() {
+		String a = this.api.session();
+		this.api.join(a, 4, 3);
+		this.clock.advance(Duration.ofMinutes(5).minusMillis(1));
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+		this.clock.advance(Duration.ofMillis(1));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.waiting(a)));
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(4, 3))).isZero();
+		assertThat(this.redis.opsForSet().isMember(RedisKeys.ACTIVE_QUEUES, RedisKeys.queue(4, 3))).isFalse();
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.join(a, 4, 3).status()).isEqualTo(202);
+		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+			.containsPattern("kindling_matching_timeouts_total\\{size=\"3\",topic=\"4\"\\} [1-9]");
+	}
+
+	@Test
+	void theRoomSizeMustBeTwoOrThree() {
+		String token = this.api.session();
+		for (int size : new int[] { 0, 1, 4, -2 }) {
+			Api.Response response = this.api.join(token, 1, size);
+			assertThat(response.status()).isEqualTo(400);
+			assertProblem(response, 400);
+			assertThat(response.field("detail")).contains("size must be 2 or 3");
+		}
+		assertNothingChanged(token);
+	}
+
+	@Test
+	void badBodiesAre4xxProblemsAndChangeNothing() {
+		String token = this.api.session();
+		Map<String, Integer> bodies = Map.of("{\"topic_id\": 1, \"size\": ", 400, "not json", 400, "[]", 400,
+				"{\"size\": 2}", 400, "{\"topic_id\": 1}", 400, "{\"topic_id\": \"one\", \"size\": 2}", 400,
+				"{\"topic_id\": 1, \"size\": {\"n\": 2}}", 400, "{\"topic_id\": -1, \"size\": 2}", 400, "", 400,
+				"{\"topic_id\": 1, \"size\": 2, \"pad\": \"" + "x".repeat(20_000) + "\"}", 413);
+		bodies.forEach((body, status) -> {
+			Api.Response response = this.api.send("POST", "/api/matching", token, body);
+			assertThat(response.status()).as(body.length() > 100 ? "huge body" : body).isEqualTo(status);
+			assertProblem(response, status);
+		});
+		Api.Response xml = this.api.send("POST", "/api/matching", token, "<join/>", "Content-Type", "application/xml");
+		assertThat(xml.status()).isEqualTo(415);
+		assertProblem(xml, 415);
+		assertThat(this.api.send("PUT", "/api/matching", token, "{}").status()).isEqualTo(405);
+		assertThat(this.api.send("GET", "/api/nothing-here", token, null).status()).isEqualTo(404);
+		assertNothingChanged(token);
+	}
+
+	@Test
+	void aChunkedHugeBodyIs413Too() throws Exception {
+		String token = this.api.session();
+		byte[] huge = ("{\"topic_id\": 1, \"size\": 2, \"pad\": \"" + "x".repeat(40_000) + "\"}").getBytes();
+		java.net.http.HttpRequest request = java.net.http.HttpRequest
+			.newBuilder(java.net.URI.create(this.api.base() + "/api/matching"))
+			.header("Authorization", "Bearer " + token)
+			.header("Content-Type", "application/json")
+			.POST(java.net.http.HttpRequest.BodyPublishers.ofInputStream(() -> new java.io.ByteArrayInputStream(huge)))
+			.build();
+		var response = java.net.http.HttpClient.newHttpClient()
+			.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+		assertThat(response.statusCode()).isEqualTo(413);
+		assertNothingChanged(token);
+	}
+
+	@Test
+	void joinsPastThePerAddressLimitAre429WithRetryAfter() {
+		String token = this.api.session();
+		for (int i = 0; i < 20; i++) {
+			assertThat(this.api.join(token, 1, 3).status()).isEqualTo(202);
+			assertThat(this.api.leave(token).status()).isEqualTo(204);
+		}
+		Api.Response limited = this.api.join(token, 1, 3);
+		assertThat(limited.status()).isEqualTo(429);
+		assertProblem(limited, 429);
+		assertThat(Long.parseLong(limited.header("Retry-After"))).isBetween(1L, 60L);
+		assertNothingChanged(token);
+		this.clock.advance(Duration.ofSeconds(Long.parseLong(limited.header("Retry-After"))));
+		assertThat(this.api.join(token, 1, 3).status()).isEqualTo(202);
+	}
+
+	@Test
+	void sessionsPastThePerAddressLimitAre429WithRetryAfter() {
+		for (int i = 0; i < 30; i++) {
+			this.api.session();
+		}
+		Api.Response limited = this.api.send("POST", "/api/sessions", null, null);
+		assertThat(limited.status()).isEqualTo(429);
+		assertProblem(limited, 429);
+		assertThat(limited.header("Retry-After")).isNotNull();
+	}
+
+	@Test
+	void aBannedSessionOrAddressIs403() {
+		String token = this.api.session();
+		this.jdbc.sql("INSERT INTO bans (ban_type, subject, reason) VALUES ('SESSION', :key, 'test')")
+			.param("key", Session.keyOf(token))
+			.update();
+		Api.Response banned = this.api.join(token, 1, 2);
+		assertThat(banned.status()).isEqualTo(403);
+		assertProblem(banned, 403);
+		assertNothingChanged(token);
+
+		String other = this.api.session();
+		this.jdbc.sql("INSERT INTO bans (ban_type, subject, expires_at) VALUES ('IP', '127.0.0.1', :until)")
+			.param("until", java.sql.Timestamp.from(this.clock.instant().plusSeconds(60)))
+			.update();
+		try {
+			assertThat(this.api.join(other, 1, 2).status()).isEqualTo(403);
+			this.clock.advance(Duration.ofSeconds(61));
+			assertThat(this.api.join(other, 1, 2).status()).isEqualTo(202);
+		}
+		finally {
+			this.jdbc.sql("DELETE FROM bans WHERE ban_type = 'IP'").update();
+		}
+	}
+
+	@Test
+	void anUnknownOrInactiveTopicIs400() {
+		String token = this.api.session();
+		for (long topic : new long[] { 99, 12345 }) {
+			Api.Response response = this.api.join(token, topic, 2);
+			assertThat(response.status()).isEqualTo(400);
+			assertProblem(response, 400);
+			assertThat(response.field("detail")).contains("topic " + topic);
+		}
+		assertNothingChanged(token);
+	}
+
+	@Test
+	void joiningWhileWaitingOrInARoomIs409() {
+		String a = this.api.session();
+		String b = this.api.session();
+		Api.Response waiting = this.api.join(a, 1, 3);
+		Api.Response again = this.api.join(a, 2, 2);
+		assertThat(again.status()).isEqualTo(409);
+		assertProblem(again, 409);
+		assertThat(this.api.status(a).body()).isEqualTo(waiting.body());
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 2))).isZero();
+
+		this.api.leave(a);
+		this.api.join(a, 1, 2);
+		Api.Response matched = this.api.join(b, 1, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
+		assertThat(this.api.join(b, 3, 3).status()).isEqualTo(409);
+		assertThat(this.api.status(a).body()).isEqualTo(matched.body());
+	}
+
+	@Test
+	void deleteLeavesTheQueueOrTheRoom() {
+		String a = this.api.session();
+		String b = this.api.session();
+		assertThat(this.api.leave(a).status()).isEqualTo(204);
+		this.api.join(a, 1, 2);
+		assertThat(this.api.leave(a).status()).isEqualTo(204);
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(1, 2))).isZero();
+
+		this.api.join(a, 1, 2);
+		this.api.join(b, 1, 2);
+		assertThat(this.api.leave(b).status()).isEqualTo(204);
+		assertThat(this.api.status(b).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.status(a).field("status")).isEqualTo("matched");
+		assertThat(this.api.join(b, 1, 2).status()).isEqualTo(202);
+	}
+
+	@Test
+	void aFailedConversationWritePutsEveryoneBackWhereTheyWere() {
+		String a = this.api.session();
+		String b = this.api.session();
+		Api.Response aWaiting = this.api.join(a, 4, 2);
+		this.clock.advance(Duration.ofSeconds(5));
+		long conversationsBefore = countConversations();
+		// a real failure of the real database: the participants' table is gone for a
+		// while
+		this.jdbc.sql("RENAME TABLE conversation_participants TO conversation_participants_away").update();
+		try {
+			Api.Response bJoined = this.api.join(b, 4, 2);
+			assertThat(bJoined.status()).isEqualTo(202);
+			assertThat(bJoined.field("status")).isEqualTo("waiting");
+			assertThat(this.api.status(a).body()).isEqualTo(aWaiting.body());
+			assertThat(this.redis.hasKey(RedisKeys.room(a))).isFalse();
+			assertThat(this.redis.hasKey(RedisKeys.room(b))).isFalse();
+			assertThat(this.redis.opsForZSet().score(RedisKeys.queue(4, 2), a))
+				.isEqualTo((double) Instant.parse(aWaiting.field("waiting_since")).toEpochMilli());
+			assertThat(this.redis.opsForZSet().size(RedisKeys.queue(4, 2))).isEqualTo(2);
+			assertThat(countConversations()).isEqualTo(conversationsBefore);
+		}
+		finally {
+			this.jdbc.sql("RENAME TABLE conversation_participants_away TO conversation_participants").update();
+		}
+		Api.Response matched = this.api.status(a);
+		assertMatchedBody(matched.json(), 4, 2);
+		assertThat(this.api.status(b).body()).isEqualTo(matched.body());
+		assertThat(countConversations()).isEqualTo(conversationsBefore + 1);
+	}
+
+	@Test
+	void aRoomWhoseProcessDiedAfterThePopFreesItsPeopleWhenThePendingTtlPasses() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 2, 3);
+		this.api.join(b, 2, 3);
+		// the "crashed" process pops a fallback room straight from Redis and never writes
+		// its conversation
+		FormRoomScript.Result popped = this.formRoom.form(new MatchQueue(2, 3), UUID.randomUUID().toString(),
+				this.clock.instant().plusSeconds(60));
+		assertThat(popped.room()).isPresent();
+
+		// a room key without a conversation id answers waiting
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+		assertThat(this.api.status(b).field("status")).isEqualTo("waiting");
+		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
+		assertThat(this.redis.getExpire(RedisKeys.room(a), java.util.concurrent.TimeUnit.MILLISECONDS)).isBetween(1L,
+				2_000L);
+
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.room(a)));
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.status(b).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.join(a, 2, 2).status()).isEqualTo(202);
+		assertThat(this.api.join(b, 2, 2).status()).isEqualTo(200);
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
+	}
+
+	@Test
+	void roomMetricsAreOnPrometheus() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 42, 2);
+		this.clock.advance(Duration.ofSeconds(2));
+		this.api.join(b, 42, 2);
+		String metrics = this.api.send("GET", "/actuator/prometheus", null, null).body();
+		assertThat(metrics)
+			.contains(
+					"kindling_matching_rooms_formed_total{fallback=\"false\",room_type=\"2\",size=\"2\",topic=\"42\"}")
+			.contains("kindling_matching_wait_seconds_bucket{size=\"2\",topic=\"42\"")
+			.contains("kindling_matching_waiting{size=\"2\",topic=\"42\"}");
+	}
+
+	private void assertNothingChanged(String token) {
+		assertThat(this.api.status(token).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.redis.keys("matching:queue:*")).isEmpty();
+		assertThat(this.redis.keys("matching:waiting:*")).isEmpty();
+	}
+
+	private static void assertProblem(Api.Response response, int status) {
+		assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+		JsonNode problem = response.json();
+		assertThat(problem.get("status").asInt()).isEqualTo(status);
+		assertThat(problem.has("type")).isTrue();
+		assertThat(problem.has("title")).isTrue();
+		assertThat(problem.has("detail")).isTrue();
+		assertThat(response.body()).doesNotContain("Exception").doesNotContain("\tat ");
+	}
+
+	private static void assertMatchedBody(JsonNode body, long topicId, int roomType) {
+		assertThat(body.properties().stream().map(Map.Entry::getKey).toList()).containsExactlyInAnyOrder("status",
+				"room_id", "conversation_id", "room_type", "topic_id", "matched_at");
+		assertThat(body.get("status").asString()).isEqualTo("matched");
+		assertThat(UUID.fromString(body.get("room_id").asString())).isNotNull();
+		assertThat(body.get("conversation_id").asLong()).isPositive();
+		assertThat(body.get("room_type").asInt()).isEqualTo(roomType);
+		assertThat(body.get("topic_id").asLong()).isEqualTo(topicId);
+		assertThat(Instant.parse(body.get("matched_at").asString())).isNotNull();
+	}
+
+	private Set<String> participants(long conversationId) {
+		return Set
+			.copyOf(this.jdbc.sql("SELECT participant_key FROM conversation_participants WHERE conversation_id = :id")
+				.param("id", conversationId)
+				.query(String.class)
+				.list());
+	}
+
+	private long countConversations() {
+		return this.jdbc.sql("SELECT COUNT(*) FROM conversations").query(Long.class).single();
+	}
+
+}
