@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.bloom;
+
+import org.jspecify.annotations.NullMarked;

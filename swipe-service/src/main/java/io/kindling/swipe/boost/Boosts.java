@@ -1,0 +1,132 @@
+package io.kindling.swipe.boost;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kindling.redis.LuaScript;
+import io.kindling.swipe.deck.DiscoveryProperties;
+import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.web.ProblemException;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpStatus;
+import org.springframework.stereotype.Component;
+
+/**
+ * Boosts: {@code boost:{<user>}} marks one as active for {@code boost.duration},
+ * {@code boost_cooldown:{<user>}} allows the next one {@code boost.cooldown} after the
+ * start, and {@code boosted_users:{<cell>}} (score = expiry ms) is where decks find them.
+ * Impressions per boosted user ({@code boost_impressions:{<cell>}}) spread views evenly
+ * when a cell has more boosts than deck slots.
+ */
+@Component
+public class Boosts {
+
+	@SuppressWarnings("rawtypes")
+	private static final LuaScript<List> START = LuaScript.load("start_boost", List.class);
+
+	@SuppressWarnings("rawtypes")
+	private static final LuaScript<List> ACTIVE = LuaScript.load("active_boosts", List.class);
+
+	@SuppressWarnings("rawtypes")
+	private static final LuaScript<List> PICK = LuaScript.load("pick_boosted", List.class);
+
+	private final StringRedisTemplate redis;
+
+	private final ProfileDirectory profiles;
+
+	private final DiscoveryProperties.Boost settings;
+
+	private final Clock clock;
+
+	Boosts(StringRedisTemplate redis, ProfileDirectory profiles, DiscoveryProperties properties, Clock clock) {
+		this.redis = redis;
+		this.profiles = profiles;
+		this.settings = properties.boost();
+		this.clock = clock;
+	}
+
+	/** The geohash prefix whose boosts a user at this geohash sees (and joins). */
+	public String cellOf(String geohash) {
+		return geohash.substring(0, Math.min(geohash.length(), this.settings.cellPrecision()));
+	}
+
+	Instant start(long userId) {
+		Profile profile = this.profiles.find(userId)
+			.orElseThrow(() -> new ProblemException(HttpStatus.CONFLICT, "No profile",
+					"Create a profile (PUT /api/profile) before boosting it."));
+		Instant now = this.clock.instant();
+		List<?> answer = START.run(this.redis, List.of("boost:{" + userId + "}", "boost_cooldown:{" + userId + "}"),
+				String.valueOf(now.toEpochMilli()), String.valueOf(this.settings.duration().toMillis()),
+				String.valueOf(this.settings.cooldown().toMillis()));
+		long outcome = ((Number) answer.get(0)).longValue();
+		Instant at = Instant.ofEpochMilli(((Number) answer.get(1)).longValue());
+		if (outcome == 1) {
+			throw new BoostActive(at);
+		}
+		if (outcome == 2) {
+			throw new BoostCooldown(at, Duration.between(now, at));
+		}
+		String cell = cellOf(profile.geohash());
+		this.redis.opsForZSet().add(boostedKey(cell), String.valueOf(userId), at.toEpochMilli());
+		// a new boost starts with no views, and the cell's set lives as long as its
+		// newest boost
+		this.redis.opsForZSet().remove(impressionsKey(cell), String.valueOf(userId));
+		this.redis.expire(boostedKey(cell), this.settings.duration());
+		return at;
+	}
+
+	/** Active boosted users of the cell, expired boosts removed first. */
+	public List<Long> active(String cell, Instant now) {
+		return ids(ACTIVE.run(this.redis, List.of(boostedKey(cell)), String.valueOf(now.toEpochMilli())));
+	}
+
+	/**
+	 * Picks up to {@code slots} of the eligible boosted users, the least shown first, and
+	 * counts the impression.
+	 */
+	public List<Long> pickLeastShown(String cell, List<Long> eligible, int slots, Instant now) {
+		if (slots <= 0 || eligible.isEmpty()) {
+			return List.of();
+		}
+		List<String> args = new ArrayList<>(eligible.size() + 3);
+		args.add(String.valueOf(now.toEpochMilli()));
+		args.add(String.valueOf(slots));
+		args.add(String.valueOf(this.settings.duration().toMillis()));
+		eligible.forEach((id) -> args.add(String.valueOf(id)));
+		return ids(PICK.run(this.redis, List.of(boostedKey(cell), impressionsKey(cell)), args.toArray(String[]::new)));
+	}
+
+	/** How often each boosted user of the cell was put into a deck during its boost. */
+	public List<Long> impressions(String cell, List<Long> userIds) {
+		List<Long> counts = new ArrayList<>();
+		for (Long userId : userIds) {
+			Double score = this.redis.opsForZSet().score(impressionsKey(cell), String.valueOf(userId));
+			counts.add((score != null) ? score.longValue() : 0L);
+		}
+		return counts;
+	}
+
+	static String boostedKey(String cell) {
+		return "boosted_users:{" + cell + "}";
+	}
+
+	static String impressionsKey(String cell) {
+		return "boost_impressions:{" + cell + "}";
+	}
+
+	private static List<Long> ids(List<?> members) {
+		List<Long> ids = new ArrayList<>();
+		if (members != null) {
+			for (Object member : members) {
+				ids.add(Long.parseLong(member.toString()));
+			}
+		}
+		return ids;
+	}
+
+}

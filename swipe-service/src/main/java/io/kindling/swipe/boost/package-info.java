@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.boost;
+
+import org.jspecify.annotations.NullMarked;

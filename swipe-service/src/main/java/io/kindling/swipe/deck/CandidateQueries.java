@@ -1,0 +1,152 @@
+package io.kindling.swipe.deck;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kindling.swipe.profile.Gender;
+import io.kindling.swipe.profile.Profile;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+
+/** The deck's reads from MySQL. */
+@Repository
+class CandidateQueries {
+
+	/**
+	 * Desirability (Elo, 1000 to start) minus 10 points per day since last active, at
+	 * most 300: a good profile that went quiet sinks below active ones of similar appeal.
+	 */
+	private static final String SCORE = "desirability - LEAST(TIMESTAMPDIFF(HOUR, last_active_at, :now), 720) * 10 / 24";
+
+	private static final String COLUMNS = "user_id, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
+			+ "max_distance_km, " + SCORE + " AS score";
+
+	private final JdbcClient jdbc;
+
+	CandidateQueries(JdbcClient jdbc) {
+		this.jdbc = jdbc;
+	}
+
+	/**
+	 * The best-ranked people in the given geohash cells whose gender and age suit the
+	 * viewer and whose own gender and age preferences include the viewer. Distance is
+	 * checked by the caller; the covering index idx_profiles_deck serves the scan.
+	 */
+	List<Candidate> near(Profile viewer, List<String> cells, LocalDate today, Instant now, int limit) {
+		StringBuilder area = new StringBuilder();
+		Map<String, Object> params = new HashMap<>();
+		for (int i = 0; i < cells.size(); i++) {
+			area.append((i == 0) ? "" : " OR ")
+				.append("(geohash >= :lo")
+				.append(i)
+				.append(" AND geohash < :hi")
+				.append(i)
+				.append(')');
+			params.put("lo" + i, cells.get(i));
+			// '~' sorts after every base-32 digit: the range is "starts with the cell"
+			params.put("hi" + i, cells.get(i) + "~");
+		}
+		int viewerAge = viewer.ageOn(today);
+		return this.jdbc.sql("SELECT " + COLUMNS + """
+				 FROM profiles
+				WHERE (%s)
+				  AND gender IN (:genders)
+				  AND FIND_IN_SET(:viewerGender, interested_in) > 0
+				  AND birth_date <= :youngestBirthDate AND birth_date > :oldestBirthDate
+				  AND age_min <= :viewerAge AND age_max >= :viewerAge
+				  AND user_id <> :viewerId
+				ORDER BY score DESC, user_id
+				LIMIT :limit
+				""".formatted(area))
+			.params(params)
+			.param("genders", viewer.interestedIn().stream().map(Gender::name).toList())
+			.param("viewerGender", viewer.gender().name())
+			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
+			.param("oldestBirthDate", today.minusYears(viewer.ageMax() + 1L))
+			.param("viewerAge", viewerAge)
+			.param("viewerId", viewer.userId())
+			.param("now", Timestamp.from(now))
+			.param("limit", limit)
+			.query(CandidateQueries::candidate)
+			.list();
+	}
+
+	List<Candidate> byIds(Collection<Long> userIds, Instant now) {
+		if (userIds.isEmpty()) {
+			return List.of();
+		}
+		return this.jdbc.sql("SELECT " + COLUMNS + " FROM profiles WHERE user_id IN (:userIds)")
+			.param("userIds", userIds)
+			.param("now", Timestamp.from(now))
+			.query(CandidateQueries::candidate)
+			.list();
+	}
+
+	Map<Long, String> displayNames(Collection<Long> userIds) {
+		Map<Long, String> names = new HashMap<>();
+		if (!userIds.isEmpty()) {
+			this.jdbc.sql("SELECT user_id, display_name FROM profiles WHERE user_id IN (:userIds)")
+				.param("userIds", userIds)
+				.query((rs) -> {
+					names.put(rs.getLong("user_id"), rs.getString("display_name"));
+				});
+		}
+		return names;
+	}
+
+	/** Everyone the user blocked or was blocked by. */
+	Set<Long> blockedEitherWay(long userId) {
+		return new HashSet<>(this.jdbc.sql("""
+				SELECT blocked_user_id FROM user_blocks WHERE user_id = :userId
+				UNION
+				SELECT user_id FROM user_blocks WHERE blocked_user_id = :userId
+				""").param("userId", userId).query(Long.class).list());
+	}
+
+	/**
+	 * The truth for the few cards about to be shown: which of them the user swiped (and
+	 * did not rewind) or is blocked with, whatever the filter or the stored deck say.
+	 */
+	Set<Long> notShowable(long userId, Collection<Long> targets) {
+		if (targets.isEmpty()) {
+			return Set.of();
+		}
+		return new HashSet<>(this.jdbc.sql("""
+				SELECT target_user_id FROM swipe_history
+				WHERE user_id = :userId AND target_user_id IN (:targets) AND undone_at IS NULL
+				UNION
+				SELECT blocked_user_id FROM user_blocks WHERE user_id = :userId AND blocked_user_id IN (:targets)
+				UNION
+				SELECT user_id FROM user_blocks WHERE blocked_user_id = :userId AND user_id IN (:targets)
+				""").param("userId", userId).param("targets", targets).query(Long.class).list());
+	}
+
+	private static Candidate candidate(ResultSet rs, int row) throws SQLException {
+		return new Candidate(rs.getLong("user_id"), Gender.valueOf(rs.getString("gender")),
+				genders(rs.getString("interested_in")), rs.getDate("birth_date").toLocalDate(), rs.getDouble("lat"),
+				rs.getDouble("lon"), rs.getInt("age_min"), rs.getInt("age_max"), rs.getInt("max_distance_km"),
+				rs.getDouble("score"));
+	}
+
+	/** MySQL returns a SET column as comma-separated members. */
+	private static Set<Gender> genders(String set) {
+		EnumSet<Gender> genders = EnumSet.noneOf(Gender.class);
+		if (!set.isEmpty()) {
+			Arrays.stream(set.split(",")).map(Gender::valueOf).forEach(genders::add);
+		}
+		return genders;
+	}
+
+}

@@ -1,0 +1,164 @@
+package io.kindling.swipe.deck;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import io.kindling.swipe.bloom.SwipeHistoryFilter;
+import io.kindling.swipe.boost.Boosts;
+import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.superlike.SuperLikes;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Builds one deck (seed's boost delivery pipeline): active super likers first, then the
+ * organic pool ranked by desirability and recency, with about one boosted profile after
+ * every {@code organic-per-boost} organic ones and at most {@code max-boosted} per deck;
+ * never the viewer, anyone blocked either way, or anyone already swiped.
+ */
+@Component
+class DeckAssembler {
+
+	/**
+	 * The narrowest search area: geohash cells of about 4.9 × 4.9 km and their
+	 * neighbours.
+	 */
+	private static final int NARROWEST_PRECISION = 5;
+
+	private final CandidateQueries queries;
+
+	private final SwipeHistoryFilter swiped;
+
+	private final SuperLikes superLikes;
+
+	private final Boosts boosts;
+
+	private final DiscoveryProperties.Deck settings;
+
+	DeckAssembler(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
+			DiscoveryProperties properties) {
+		this.queries = queries;
+		this.swiped = swiped;
+		this.superLikes = superLikes;
+		this.boosts = boosts;
+		this.settings = properties.deck();
+	}
+
+	List<Card> assemble(Profile viewer, Instant now) {
+		LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+		int size = this.settings.size();
+		Set<Long> blocked = this.queries.blockedEitherWay(viewer.userId());
+
+		List<Candidate> superLikers = eligible(viewer, today,
+				this.queries.byIds(this.superLikes.activeFor(viewer.userId(), now, size), now), blocked);
+
+		String cell = this.boosts.cellOf(viewer.geohash());
+		List<Candidate> boosted = eligible(viewer, today, this.queries.byIds(this.boosts.active(cell, now), now),
+				blocked);
+
+		Map<Long, Candidate> organic = organicPool(viewer, today, now, blocked, size);
+		superLikers.forEach((candidate) -> organic.remove(candidate.userId()));
+		boosted.removeIf((candidate) -> superLikers.stream().anyMatch((s) -> s.userId() == candidate.userId()));
+
+		int organicRoom = size - superLikers.size();
+		// about one per organic-per-boost organic cards; a sparse area still gets one
+		int organicCards = Math.min(organic.size(), Math.max(0, organicRoom));
+		int slots = Math.min(Math.min(this.settings.maxBoosted(), boosted.size()),
+				Math.max(1, organicCards / this.settings.organicPerBoost()));
+		List<Long> boostedIds = new ArrayList<>(boosted.stream().map(Candidate::userId).toList());
+		// random order breaks ties between equally shown boosts fairly
+		Collections.shuffle(boostedIds);
+		List<Long> picked = this.boosts.pickLeastShown(cell, boostedIds, slots, now);
+		Map<Long, Candidate> boostedById = new LinkedHashMap<>();
+		boosted.forEach((candidate) -> boostedById.put(candidate.userId(), candidate));
+		picked.forEach(organic::remove);
+
+		List<Candidate> order = new ArrayList<>(superLikers);
+		List<Boolean> boostedFlags = new ArrayList<>(Collections.nCopies(superLikers.size(), false));
+		int organicSinceBoost = 0;
+		int nextBoost = 0;
+		for (Candidate candidate : organic.values()) {
+			if (order.size() >= size) {
+				break;
+			}
+			order.add(candidate);
+			boostedFlags.add(false);
+			if (++organicSinceBoost == this.settings.organicPerBoost() && nextBoost < picked.size()
+					&& order.size() < size) {
+				order.add(boostedById.get(picked.get(nextBoost++)));
+				boostedFlags.add(true);
+				organicSinceBoost = 0;
+			}
+		}
+		// a sparse area still shows its picked boosts, after the organic cards
+		while (nextBoost < picked.size() && order.size() < size) {
+			order.add(boostedById.get(picked.get(nextBoost++)));
+			boostedFlags.add(true);
+		}
+		return cards(viewer, today, order, boostedFlags, superLikers.size());
+	}
+
+	/**
+	 * The organic pool: the viewer's geohash cell and its neighbours, widening to larger
+	 * cells while the area yields too few new faces, never wider than the viewer's
+	 * distance needs.
+	 */
+	private Map<Long, Candidate> organicPool(Profile viewer, LocalDate today, Instant now, Set<Long> blocked,
+			int size) {
+		int widest = Math.min(NARROWEST_PRECISION, Geohash.precisionFor(viewer.maxDistanceKm()));
+		long swipes = this.swiped.swipeCount(viewer.userId());
+		// the already-swiped are mostly the best ranked: read past them
+		int limit = (int) Math.min(this.settings.maxPool(), 3L * size + swipes);
+		Map<Long, Candidate> pool = new LinkedHashMap<>();
+		for (int precision = NARROWEST_PRECISION; precision >= widest; precision--) {
+			List<String> cells = Geohash.cellAndNeighbours(viewer.geohash().substring(0, precision));
+			List<Candidate> found = eligible(viewer, today, this.queries.near(viewer, cells, today, now, limit),
+					blocked);
+			pool.clear();
+			found.forEach((candidate) -> pool.put(candidate.userId(), candidate));
+			if (pool.size() >= size) {
+				break;
+			}
+		}
+		return pool;
+	}
+
+	/** Drops whom the viewer must not see; keeps the order. */
+	private List<Candidate> eligible(Profile viewer, LocalDate today, List<Candidate> candidates, Set<Long> blocked) {
+		List<Candidate> suitable = new ArrayList<>();
+		for (Candidate candidate : candidates) {
+			if (!blocked.contains(candidate.userId()) && candidate.suits(viewer, today)) {
+				suitable.add(candidate);
+			}
+		}
+		Set<Long> swiped = this.swiped.swipedAmong(viewer.userId(), suitable.stream().map(Candidate::userId).toList());
+		suitable.removeIf((candidate) -> swiped.contains(candidate.userId()));
+		return suitable;
+	}
+
+	private List<Card> cards(Profile viewer, LocalDate today, List<Candidate> order, List<Boolean> boostedFlags,
+			int superLikers) {
+		Map<Long, String> names = this.queries.displayNames(order.stream().map(Candidate::userId).toList());
+		List<Card> cards = new ArrayList<>(order.size());
+		for (int i = 0; i < order.size(); i++) {
+			Candidate candidate = order.get(i);
+			String name = names.get(candidate.userId());
+			if (name == null) {
+				continue;
+			}
+			long distance = Math.max(1, Math.round(candidate.distanceKm(viewer)));
+			cards.add(new Card(candidate.userId(), name, candidate.ageOn(today), distance, i < superLikers,
+					boostedFlags.get(i)));
+		}
+		return cards;
+	}
+
+}

@@ -1,0 +1,32 @@
+package io.kindling.swipe.deck;
+
+import java.util.List;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class DeckController {
+
+	private final DeckService decks;
+
+	DeckController(DeckService decks) {
+		this.decks = decks;
+	}
+
+	@GetMapping("/api/deck")
+	DeckPage deck(@AuthenticationPrincipal Jwt jwt, @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
+		return new DeckPage(this.decks.next(Long.parseLong(jwt.getSubject()), limit));
+	}
+
+	record DeckPage(List<Card> cards) {
+
+	}
+
+}

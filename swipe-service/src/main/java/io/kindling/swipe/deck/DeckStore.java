@@ -1,0 +1,64 @@
+package io.kindling.swipe.deck;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kindling.redis.LuaScript;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * The user's current deck, {@code deck:{<userId>}}: a Redis list of cards, next first,
+ * with a TTL. Pages are taken with {@code LPOP count}, so two requests never get the same
+ * card.
+ */
+@Component
+class DeckStore {
+
+	private static final LuaScript<Long> STORE = LuaScript.load("store_deck", Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final JsonMapper json;
+
+	DeckStore(StringRedisTemplate redis, JsonMapper json) {
+		this.redis = redis;
+		this.json = json;
+	}
+
+	static String key(long userId) {
+		return "deck:{" + userId + "}";
+	}
+
+	List<Card> take(long userId, int count) {
+		List<String> popped = this.redis.opsForList().leftPop(key(userId), count);
+		List<Card> cards = new ArrayList<>();
+		if (popped != null) {
+			for (String card : popped) {
+				cards.add(this.json.readValue(card, Card.class));
+			}
+		}
+		return cards;
+	}
+
+	/** Keeps the deck unless one appeared meanwhile (a concurrent request built it). */
+	void keep(long userId, List<Card> cards, Duration ttl) {
+		if (cards.isEmpty()) {
+			return;
+		}
+		List<String> args = new ArrayList<>(cards.size() + 1);
+		args.add(String.valueOf(ttl.toMillis()));
+		for (Card card : cards) {
+			args.add(this.json.writeValueAsString(card));
+		}
+		STORE.run(this.redis, List.of(key(userId)), args.toArray(String[]::new));
+	}
+
+	void discard(long userId) {
+		this.redis.delete(key(userId));
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.deck;
+
+import org.jspecify.annotations.NullMarked;

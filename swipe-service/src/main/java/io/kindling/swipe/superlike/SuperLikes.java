@@ -1,0 +1,79 @@
+package io.kindling.swipe.superlike;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import io.kindling.redis.LuaScript;
+import io.kindling.swipe.deck.DiscoveryProperties;
+import io.kindling.swipe.swipe.SwipeRecorded;
+import io.kindling.swipe.swipe.SwipeRewound;
+
+import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Active super likes per target, {@code super_likes:{<targetId>}} scored by expiry (ms):
+ * a SUPER_LIKE adds its sender for {@code kindling.swipe.super-like-ttl}; the target
+ * swiping the sender, or the sender rewinding, takes it away.
+ */
+@Component
+public class SuperLikes {
+
+	private static final String SUPER_LIKE = "SUPER_LIKE";
+
+	@SuppressWarnings("rawtypes")
+	private static final LuaScript<List> ACTIVE = LuaScript.load("active_super_likes", List.class);
+
+	private final StringRedisTemplate redis;
+
+	private final DiscoveryProperties properties;
+
+	private final Clock clock;
+
+	SuperLikes(StringRedisTemplate redis, DiscoveryProperties properties, Clock clock) {
+		this.redis = redis;
+		this.properties = properties;
+		this.clock = clock;
+	}
+
+	static String key(long targetId) {
+		return "super_likes:{" + targetId + "}";
+	}
+
+	/** Senders whose super like to this user is still active, soonest expiry first. */
+	public List<Long> activeFor(long userId, Instant now, int limit) {
+		List<?> senders = ACTIVE.run(this.redis, List.of(key(userId)), String.valueOf(now.toEpochMilli()),
+				String.valueOf(limit));
+		List<Long> ids = new ArrayList<>();
+		if (senders != null) {
+			for (Object sender : senders) {
+				ids.add(Long.parseLong(sender.toString()));
+			}
+		}
+		return ids;
+	}
+
+	@EventListener
+	void on(SwipeRecorded swipe) {
+		// the user has now answered this sender: the super like is consumed
+		this.redis.opsForZSet().remove(key(swipe.userId()), String.valueOf(swipe.targetUserId()));
+		if (SUPER_LIKE.equals(swipe.action())) {
+			long expiry = this.clock.millis() + this.properties.superLikeTtl().toMillis();
+			this.redis.opsForZSet().add(key(swipe.targetUserId()), String.valueOf(swipe.userId()), expiry);
+			// the newest super like outlives every older one: the set goes when they all
+			// expired
+			this.redis.expire(key(swipe.targetUserId()), this.properties.superLikeTtl());
+		}
+	}
+
+	@EventListener
+	void on(SwipeRewound rewind) {
+		if (SUPER_LIKE.equals(rewind.action())) {
+			this.redis.opsForZSet().remove(key(rewind.targetUserId()), String.valueOf(rewind.userId()));
+		}
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.superlike;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,247 @@
+package io.kindling.swipe.deck;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Date;
+import java.util.List;
+import java.util.UUID;
+
+import com.nimbusds.jose.JWSAlgorithm;
+import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.crypto.MACSigner;
+import com.nimbusds.jwt.JWTClaimsSet;
+import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.security.SecurityProperties;
+import io.kindling.swipe.swipe.SwipeRecorded;
+import io.kindling.swipe.swipe.SwipeRewound;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The deck tests' shared context and helpers: profiles written to MySQL, swipes written
+ * to {@code swipe_history} and announced as the swipe path announces them, calls made
+ * over HTTP with a real JWT. Each test works in its own place on the map with its own
+ * user ids, so tests do not see each other's people.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		classes = { io.kindling.swipe.SwipeApplication.class, DeckTestSupport.Clocks.class })
+abstract class DeckTestSupport {
+
+	static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	ApplicationEventPublisher events;
+
+	@Autowired
+	JsonMapper json;
+
+	@Autowired
+	SecurityProperties security;
+
+	@Autowired
+	TestClock clock;
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Clocks {
+
+		@Bean
+		@Primary
+		TestClock testClock() {
+			return new TestClock(START);
+		}
+
+	}
+
+	LocalDate today() {
+		return LocalDate.ofInstant(this.clock.instant(), ZoneOffset.UTC);
+	}
+
+	/**
+	 * The centre of a geohash cell of the boost precision, far from other tests' cells.
+	 */
+	static double[] place(double lat, double lon) {
+		double[] b = Geohash.bounds(Geohash.encode(lat, lon, 4));
+		return new double[] { (b[0] + b[1]) / 2, (b[2] + b[3]) / 2 };
+	}
+
+	record Person(long id, String gender, String interestedIn, int age, double lat, double lon, int ageMin, int ageMax,
+			int maxDistanceKm, double desirability) {
+
+		static Person woman(long id, double lat, double lon) {
+			return new Person(id, "WOMAN", "MAN", 30, lat, lon, 25, 35, 50, 1000);
+		}
+
+		static Person man(long id, double lat, double lon) {
+			return new Person(id, "MAN", "WOMAN", 30, lat, lon, 25, 35, 50, 1000);
+		}
+
+		Person age(int years) {
+			return new Person(this.id, this.gender, this.interestedIn, years, this.lat, this.lon, this.ageMin,
+					this.ageMax, this.maxDistanceKm, this.desirability);
+		}
+
+		Person interestedIn(String genders) {
+			return new Person(this.id, this.gender, genders, this.age, this.lat, this.lon, this.ageMin, this.ageMax,
+					this.maxDistanceKm, this.desirability);
+		}
+
+		Person ages(int min, int max) {
+			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, min, max,
+					this.maxDistanceKm, this.desirability);
+		}
+
+		Person maxDistance(int km) {
+			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, this.ageMin,
+					this.ageMax, km, this.desirability);
+		}
+
+		Person desirability(double score) {
+			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, this.ageMin,
+					this.ageMax, this.maxDistanceKm, score);
+		}
+
+		Person at(double lat, double lon) {
+			return new Person(this.id, this.gender, this.interestedIn, this.age, lat, lon, this.ageMin, this.ageMax,
+					this.maxDistanceKm, this.desirability);
+		}
+
+	}
+
+	void save(Person person) {
+		Timestamp now = Timestamp.from(this.clock.instant());
+		this.jdbc.sql("""
+				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
+				    age_min, age_max, max_distance_km, desirability, created_at, updated_at, last_active_at)
+				VALUES (:id, :name, :gender, :interestedIn, :birthDate, :lat, :lon, :geohash,
+				    :ageMin, :ageMax, :maxDistanceKm, :desirability, :now, :now, :now)
+				""")
+			.param("id", person.id())
+			.param("name", "Person " + person.id())
+			.param("gender", person.gender())
+			.param("interestedIn", person.interestedIn())
+			// born half a year before the birthday, so the age is unambiguous
+			.param("birthDate", today().minusYears(person.age()).minusMonths(6))
+			.param("lat", person.lat())
+			.param("lon", person.lon())
+			.param("geohash", Geohash.encode(person.lat(), person.lon(), 9))
+			.param("ageMin", person.ageMin())
+			.param("ageMax", person.ageMax())
+			.param("maxDistanceKm", person.maxDistanceKm())
+			.param("desirability", person.desirability())
+			.param("now", now)
+			.update();
+	}
+
+	/** A swipe as the swipe path makes it: durable in MySQL first, then announced. */
+	void swipe(long userId, long targetId, String action) {
+		Instant now = this.clock.instant();
+		this.jdbc.sql("""
+				INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action, response_status,
+				    created_at)
+				VALUES (:requestId, :requestHash, :userId, :targetId, :action, 0, :now)
+				""")
+			.param("requestId", UUID.randomUUID().toString())
+			.param("requestHash", "0".repeat(64))
+			.param("userId", userId)
+			.param("targetId", targetId)
+			.param("action", action)
+			.param("now", Timestamp.from(now))
+			.update();
+		this.events.publishEvent(new SwipeRecorded(userId, targetId, action, now));
+	}
+
+	void rewind(long userId, long targetId, String action) {
+		Instant now = this.clock.instant();
+		this.jdbc.sql("""
+				UPDATE swipe_history SET undone_at = :now
+				WHERE user_id = :userId AND target_user_id = :targetId AND undone_at IS NULL
+				""").param("now", Timestamp.from(now)).param("userId", userId).param("targetId", targetId).update();
+		this.events.publishEvent(new SwipeRewound(userId, targetId, action, now));
+	}
+
+	RestClient client() {
+		return RestClient.builder()
+			.baseUrl("http://127.0.0.1:" + this.port)
+			.defaultStatusHandler((status) -> true, (request, response) -> {
+			})
+			.build();
+	}
+
+	String token(long userId) {
+		try {
+			SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256),
+					new JWTClaimsSet.Builder().subject(String.valueOf(userId))
+						.expirationTime(Date.from(Instant.now().plus(Duration.ofHours(1))))
+						.build());
+			jwt.sign(new MACSigner(this.security.jwtSecret().getBytes(StandardCharsets.UTF_8)));
+			return jwt.serialize();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	ResponseEntity<String> get(long userId, String path) {
+		return client().get()
+			.uri(path)
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
+			.retrieve()
+			.toEntity(String.class);
+	}
+
+	ResponseEntity<String> post(long userId, String path) {
+		return client().post()
+			.uri(path)
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
+			.retrieve()
+			.toEntity(String.class);
+	}
+
+	/** One page of the user's deck. */
+	List<JsonNode> page(long userId, int limit) {
+		ResponseEntity<String> response = get(userId, "/api/deck?limit=" + limit);
+		if (!response.getStatusCode().is2xxSuccessful()) {
+			throw new AssertionError("GET /api/deck answered " + response.getStatusCode() + ": " + response.getBody());
+		}
+		List<JsonNode> cards = new ArrayList<>();
+		this.json.readTree(response.getBody()).get("cards").forEach(cards::add);
+		return cards;
+	}
+
+	static List<Long> ids(List<JsonNode> cards) {
+		return cards.stream().map((card) -> card.get("user_id").asLong()).toList();
+	}
+
+}
