@@ -1,0 +1,39 @@
+package io.kindling.swipe.match;
+
+import io.kindling.swipe.match.Matches.MatchPage;
+import io.kindling.swipe.web.CurrentUser;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class MatchController {
+
+	private final Matches matches;
+
+	MatchController(Matches matches) {
+		this.matches = matches;
+	}
+
+	@GetMapping("/api/matches")
+	MatchPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
+			@RequestParam(defaultValue = "" + Matches.PAGE_SIZE) @Min(1) @Max(Matches.MAX_PAGE_SIZE) int limit) {
+		return this.matches.page(CurrentUser.id(jwt), cursor, limit);
+	}
+
+	@DeleteMapping("/api/matches/{matchId}")
+	ResponseEntity<Void> unmatch(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId) {
+		this.matches.unmatch(CurrentUser.id(jwt), matchId);
+		return ResponseEntity.noContent().build();
+	}
+
+}

@@ -1,0 +1,78 @@
+package io.kindling.swipe.profile;
+
+import java.time.LocalDate;
+import java.util.Set;
+
+import io.kindling.swipe.web.CurrentUser;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Past;
+import jakarta.validation.constraints.Size;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class ProfileController {
+
+	private final Profiles profiles;
+
+	ProfileController(Profiles profiles) {
+		this.profiles = profiles;
+	}
+
+	@PutMapping("/api/profile")
+	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
+		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
+	}
+
+	@GetMapping("/api/profiles/{userId}")
+	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
+		return this.profiles.card(CurrentUser.id(jwt), userId);
+	}
+
+	record ProfileRequest(@NotBlank @Size(max = 50) @Nullable String displayName, @NotNull @Nullable Gender gender,
+			@NotEmpty @Nullable Set<Gender> interestedIn, @NotNull @Past @Nullable LocalDate birthDate,
+			@NotNull @Valid @Nullable Location location, @NotNull @Min(18) @Max(120) @Nullable Integer ageMin,
+			@NotNull @Min(18) @Max(120) @Nullable Integer ageMax,
+			@NotNull @Min(1) @Max(20000) @Nullable Integer maxDistanceKm) {
+
+	}
+
+	record Location(@NotNull @DecimalMin("-90") @DecimalMax("90") @Nullable Double lat,
+			@NotNull @DecimalMin("-180") @DecimalMax("180") @Nullable Double lon) {
+
+	}
+
+	/** What the owner sees of their own profile (their exact location included). */
+	record OwnProfile(long userId, String displayName, Gender gender, Set<Gender> interestedIn, LocalDate birthDate,
+			Location location, String geohash, int ageMin, int ageMax, int maxDistanceKm) {
+
+		static OwnProfile of(Profile p) {
+			return new OwnProfile(p.userId(), p.displayName(), p.gender(), p.interestedIn(), p.birthDate(),
+					new Location(p.lat(), p.lon()), p.geohash(), p.ageMin(), p.ageMax(), p.maxDistanceKm());
+		}
+
+	}
+
+	/**
+	 * What anyone signed in sees: an age, never the birth date; a whole-kilometre
+	 * distance from the viewer, never a location.
+	 */
+	record ProfileCard(long userId, String displayName, Gender gender, int age, @Nullable Integer distanceKm) {
+
+	}
+
+}

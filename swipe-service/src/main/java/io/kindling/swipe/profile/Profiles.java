@@ -1,0 +1,97 @@
+package io.kindling.swipe.profile;
+
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.profile.ProfileController.ProfileCard;
+import io.kindling.swipe.profile.ProfileController.ProfileRequest;
+import io.kindling.swipe.web.ProblemException;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+
+@Service
+class Profiles {
+
+	static final int ADULT = 18;
+
+	private final JdbcClient jdbc;
+
+	private final ProfileDirectory directory;
+
+	private final Clock clock;
+
+	Profiles(JdbcClient jdbc, ProfileDirectory directory, Clock clock) {
+		this.jdbc = jdbc;
+		this.directory = directory;
+		this.clock = clock;
+	}
+
+	Profile save(long userId, ProfileRequest request) {
+		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+		LocalDate birthDate = Objects.requireNonNull(request.birthDate());
+		int ageMin = Objects.requireNonNull(request.ageMin());
+		int ageMax = Objects.requireNonNull(request.ageMax());
+		if (java.time.Period.between(birthDate, LocalDate.ofInstant(now, ZoneOffset.UTC)).getYears() < ADULT) {
+			throw new ProblemException(HttpStatus.UNPROCESSABLE_CONTENT, "Too young",
+					"Kindling is for people aged " + ADULT + " or over.");
+		}
+		if (ageMin > ageMax) {
+			throw new ProblemException(HttpStatus.BAD_REQUEST, "Bad age range", "age_min must not exceed age_max.");
+		}
+		double lat = Objects.requireNonNull(Objects.requireNonNull(request.location()).lat());
+		double lon = Objects.requireNonNull(request.location().lon());
+		this.jdbc.sql("""
+				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
+				                      age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
+				VALUES (:userId, :displayName, :gender, :interestedIn, :birthDate, :lat, :lon, :geohash,
+				        :ageMin, :ageMax, :maxDistanceKm, :now, :now, :now)
+				ON DUPLICATE KEY UPDATE display_name = VALUES(display_name), gender = VALUES(gender),
+				    interested_in = VALUES(interested_in), birth_date = VALUES(birth_date), lat = VALUES(lat),
+				    lon = VALUES(lon), geohash = VALUES(geohash), age_min = VALUES(age_min), age_max = VALUES(age_max),
+				    max_distance_km = VALUES(max_distance_km), updated_at = VALUES(updated_at),
+				    last_active_at = VALUES(last_active_at)
+				""")
+			.param("userId", userId)
+			.param("displayName", Objects.requireNonNull(request.displayName()).strip())
+			.param("gender", Objects.requireNonNull(request.gender()).name())
+			.param("interestedIn",
+					Objects.requireNonNull(request.interestedIn())
+						.stream()
+						.map(Gender::name)
+						.sorted()
+						.collect(Collectors.joining(",")))
+			.param("birthDate", Date.valueOf(birthDate))
+			.param("lat", lat)
+			.param("lon", lon)
+			.param("geohash", Geohash.encode(lat, lon, Geohash.STORED_PRECISION))
+			.param("ageMin", ageMin)
+			.param("ageMax", ageMax)
+			.param("maxDistanceKm", Objects.requireNonNull(request.maxDistanceKm()))
+			.param("now", Timestamp.from(now))
+			.update();
+		return this.directory.find(userId).orElseThrow();
+	}
+
+	ProfileCard card(long viewerId, long userId) {
+		Profile profile = this.directory.find(userId)
+			.orElseThrow(() -> new ProblemException(HttpStatus.NOT_FOUND, "No such profile",
+					"User " + userId + " has no profile."));
+		Integer distanceKm = this.directory.find(viewerId)
+			.map((viewer) -> (int) Math.max(1,
+					Math.round(Geohash.distanceKm(viewer.lat(), viewer.lon(), profile.lat(), profile.lon()))))
+			.orElse(null);
+		return new ProfileCard(profile.userId(), profile.displayName(), profile.gender(),
+				profile.ageOn(LocalDate.ofInstant(this.clock.instant(), ZoneOffset.UTC)), distanceKm);
+	}
+
+}

@@ -1,0 +1,89 @@
+package io.kindling.swipe.swipe;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+import io.kindling.swipe.web.CurrentUser;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+@RestController
+class SwipeController {
+
+	static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+
+	static final String REPLAYED = "Idempotent-Replayed";
+
+	static final int MAX_KEY_LENGTH = 64;
+
+	// printable ASCII without spaces: UUIDs, ULIDs and the like
+	private static final Pattern KEY = Pattern.compile("[\\x21-\\x7E]{1," + MAX_KEY_LENGTH + "}");
+
+	private final Swipes swipes;
+
+	SwipeController(Swipes swipes) {
+		this.swipes = swipes;
+	}
+
+	@PostMapping("/api/swipes")
+	ResponseEntity<SwipeResponse> swipe(@AuthenticationPrincipal Jwt jwt,
+			@RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey,
+			@RequestBody SwipeRequest request) {
+		String requestId = requestId(idempotencyKey);
+		Long targetUserId = request.targetUserId();
+		if (targetUserId == null || targetUserId <= 0) {
+			throw SwipeRefusals.badSwipe("target_user_id must be a user id.");
+		}
+		Swipes.Outcome outcome = this.swipes.swipe(CurrentUser.id(jwt), requestId, targetUserId,
+				action(request.action()));
+		ResponseEntity.BodyBuilder ok = ResponseEntity.ok();
+		if (outcome.replayed()) {
+			ok.header(REPLAYED, "true");
+		}
+		return ok.body(outcome.response());
+	}
+
+	@DeleteMapping("/api/swipes/last")
+	ResponseEntity<Void> rewind(@AuthenticationPrincipal Jwt jwt) {
+		this.swipes.rewindLast(CurrentUser.id(jwt));
+		return ResponseEntity.noContent().build();
+	}
+
+	private static String requestId(@Nullable String idempotencyKey) {
+		if (idempotencyKey == null || idempotencyKey.isEmpty()) {
+			throw SwipeRefusals.badIdempotencyKey("The Idempotency-Key header is required: one new key per swipe.");
+		}
+		if (idempotencyKey.length() > MAX_KEY_LENGTH) {
+			throw SwipeRefusals.badIdempotencyKey("Idempotency-Key is at most " + MAX_KEY_LENGTH + " characters.");
+		}
+		if (!KEY.matcher(idempotencyKey).matches()) {
+			throw SwipeRefusals.badIdempotencyKey("Idempotency-Key must be printable ASCII without spaces.");
+		}
+		return idempotencyKey;
+	}
+
+	private static Action action(@Nullable String action) {
+		if (action != null) {
+			try {
+				return Action.valueOf(action.toUpperCase(Locale.ROOT));
+			}
+			catch (IllegalArgumentException ex) {
+				// falls through to the refusal
+			}
+		}
+		throw SwipeRefusals.badSwipe("action must be LIKE, PASS or SUPER_LIKE.");
+	}
+
+	record SwipeRequest(@Nullable Long targetUserId, @Nullable String action) {
+
+	}
+
+}

@@ -1,0 +1,290 @@
+package io.kindling.swipe.swipe;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.HexFormat;
+import java.util.Objects;
+
+import io.kindling.swipe.match.MatchRef;
+import io.kindling.swipe.match.MatchStore;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The swipe write path: TX 1 makes the swipe durable, the mutual-like script is the fast
+ * path that tells whether the pair just matched, TX 2 writes the match with its outbox
+ * row. MySQL decides whenever Redis cannot be trusted to know, so a lost Redis never
+ * loses or invents a match; every step is idempotent, so a retry, a concurrent duplicate
+ * and the reconciler all finish a swipe the same way.
+ */
+@Service
+class Swipes {
+
+	private static final Logger log = LoggerFactory.getLogger(Swipes.class);
+
+	private static final int LOCK_ATTEMPTS = 5;
+
+	private final SwipeHistory history;
+
+	private final MutualLikeScript mutualLike;
+
+	private final MatchStore matches;
+
+	private final TransactionTemplate transactions;
+
+	private final ApplicationEventPublisher events;
+
+	private final SwipeProperties properties;
+
+	private final Clock clock;
+
+	private final SwipeSteps steps;
+
+	private final Counter redisFallbacks;
+
+	Swipes(SwipeHistory history, MutualLikeScript mutualLike, MatchStore matches, TransactionTemplate transactions,
+			ApplicationEventPublisher events, SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps,
+			MeterRegistry meters) {
+		this.history = history;
+		this.mutualLike = mutualLike;
+		this.matches = matches;
+		this.transactions = transactions;
+		this.events = events;
+		this.properties = properties;
+		this.clock = clock;
+		this.steps = steps.getIfAvailable(() -> SwipeSteps.NONE);
+		this.redisFallbacks = Counter.builder("kindling.swipe.redis.fallbacks")
+			.description("Mutual-like decisions made by MySQL because Redis was unreachable")
+			.register(meters);
+	}
+
+	record Outcome(SwipeResponse response, boolean replayed) {
+
+	}
+
+	Outcome swipe(long userId, String requestId, long targetUserId, Action action) {
+		if (userId == targetUserId) {
+			throw SwipeRefusals.selfSwipe();
+		}
+		Instant now = now();
+		SwipeHistory.Checks checks = this.history.checks(userId, targetUserId, action, requestId, startOfDay(now));
+		if (!checks.requestKnown()) {
+			refuseNewSwipe(targetUserId, action, checks, now);
+		}
+		String requestHash = requestHash(userId, targetUserId, action);
+		FirstTransaction stored = Objects.requireNonNull(this.transactions.execute((tx) -> {
+			boolean inserted = this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
+			return new FirstTransaction(this.history.lock(userId, requestId), inserted);
+		}));
+		SwipeRow swipe = stored.row();
+		if (!stored.inserted()) {
+			if (!swipe.requestHash().equals(requestHash)) {
+				throw SwipeRefusals.idempotencyKeyReused();
+			}
+			// a retry of a swipe still in flight (or orphaned by a crash) finishes it
+			// itself
+			return new Outcome(finish(swipe).response(), true);
+		}
+		recorded(swipe);
+		if (!action.isLike()) {
+			return new Outcome(swipe.response(), false);
+		}
+		this.steps.afterFirstTransaction(swipe);
+		return new Outcome(finish(swipe).response(), false);
+	}
+
+	private void refuseNewSwipe(long targetUserId, Action action, SwipeHistory.Checks checks, Instant now) {
+		if (!checks.targetKnown()) {
+			throw SwipeRefusals.unknownTarget(targetUserId);
+		}
+		if (checks.earlierSwipe()) {
+			throw SwipeRefusals.alreadySwiped(targetUserId);
+		}
+		int limit = switch (action) {
+			case LIKE -> this.properties.dailyLikes();
+			case SUPER_LIKE -> this.properties.dailySuperLikes();
+			case PASS -> 0;
+		};
+		if (limit > 0 && checks.today() >= limit) {
+			throw SwipeRefusals.dailyLimit(action, limit,
+					Duration.between(now, startOfDay(now).plus(Duration.ofDays(1))));
+		}
+	}
+
+	/**
+	 * Decides an undecided like, once, whoever calls: the request, its concurrent retry,
+	 * or the reconciler. Returns the finished row.
+	 */
+	SwipeRow finish(SwipeRow swipe) {
+		if (swipe.finished()) {
+			return swipe;
+		}
+		long userId = swipe.userId();
+		long targetUserId = swipe.targetUserId();
+		boolean redisSaysMutual = false;
+		try {
+			redisSaysMutual = this.mutualLike.recordLike(userId, targetUserId,
+					swipe.requestId()) == MutualLikeScript.MUTUAL;
+		}
+		catch (DataAccessException redisUnavailable) {
+			// Redis is a fast path, not the truth: MySQL decides below
+			this.redisFallbacks.increment();
+			log.debug("mutual-like script failed, deciding from swipe_history", redisUnavailable);
+		}
+		this.steps.afterScript(swipe);
+		// 0 and 2 are only Redis's view (flushed, failed over, evicted, or a retry):
+		// MySQL
+		// confirms. Both sides commit their like before asking, so at least one sees the
+		// other.
+		boolean likedBack = redisSaysMutual || this.history.likes(targetUserId, userId);
+		if (!likedBack) {
+			if (this.history.finishWithoutMatch(userId, swipe.requestId())) {
+				return swipe.notMatched();
+			}
+			return this.history.find(userId, swipe.requestId()).orElseThrow();
+		}
+		return secondTransaction(swipe);
+	}
+
+	/**
+	 * TX 2: the match, this swipe's answer and the MATCH_CREATED row together. The pair's
+	 * two rows are locked in user-id order, so the two sides of a simultaneous match
+	 * queue up instead of deadlocking, and a like cannot be rewound while its match is
+	 * written.
+	 */
+	private SwipeRow secondTransaction(SwipeRow swipe) {
+		long userId = swipe.userId();
+		long targetUserId = swipe.targetUserId();
+		for (int attempt = 1;; attempt++) {
+			try {
+				return Objects.requireNonNull(this.transactions.execute((tx) -> {
+					SwipeRow own;
+					boolean likedBack;
+					if (userId < targetUserId) {
+						own = this.history.lock(userId, swipe.requestId());
+						likedBack = this.history.likesLocked(targetUserId, userId);
+					}
+					else {
+						likedBack = this.history.likesLocked(targetUserId, userId);
+						own = this.history.lock(userId, swipe.requestId());
+					}
+					if (own.finished()) {
+						return own;
+					}
+					if (!likedBack || own.undoneAt() != null) {
+						// Redis remembered a like that MySQL no longer has (rewound): no
+						// match is invented
+						this.history.finishWithoutMatch(userId, swipe.requestId());
+						return own.notMatched();
+					}
+					MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
+					this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
+					return own.matched(match.matchId(), match.matchedAt());
+				}));
+			}
+			catch (PessimisticLockingFailureException ex) {
+				if (attempt >= LOCK_ATTEMPTS) {
+					throw ex;
+				}
+				log.debug("TX 2 lost a lock race, retrying (attempt {})", attempt, ex);
+			}
+		}
+	}
+
+	/**
+	 * Takes back the user's last swipe, unless it is part of a match (then unmatch is the
+	 * way). The pair field is cleared in Redis on a best-effort basis: a like Redis still
+	 * remembers is checked against MySQL before it can make a match.
+	 */
+	void rewindLast(long userId) {
+		SwipeRow latest = this.history.latest(userId)
+			.filter((swipe) -> swipe.undoneAt() == null)
+			.orElseThrow(SwipeRefusals::nothingToRewind);
+		if (!latest.finished()) {
+			finish(latest);
+		}
+		Instant now = now();
+		SwipeRow rewound = Objects.requireNonNull(this.transactions.execute((tx) -> {
+			SwipeRow swipe = this.history.lockById(latest.swipeId())
+				.filter((locked) -> locked.undoneAt() == null)
+				.orElseThrow(SwipeRefusals::nothingToRewind);
+			if (Objects.equals(swipe.responseStatus(), SwipeRow.MATCHED)
+					|| (swipe.action().isLike() && this.matches.activeBetween(userId, swipe.targetUserId()))) {
+				throw SwipeRefusals.rewindOfMatch();
+			}
+			this.history.undo(swipe.swipeId(), now);
+			return swipe;
+		}));
+		if (rewound.action().isLike()) {
+			try {
+				this.mutualLike.forgetLike(userId, rewound.targetUserId());
+			}
+			catch (DataAccessException redisUnavailable) {
+				// harmless: TX 2 re-checks every like Redis remembers against MySQL
+				log.debug("could not clear the pair field of a rewound like", redisUnavailable);
+			}
+		}
+		try {
+			this.events.publishEvent(new SwipeRewound(userId, rewound.targetUserId(), rewound.action().name(), now));
+		}
+		catch (RuntimeException ex) {
+			log.warn("a SwipeRewound listener failed for swipe {}", rewound.swipeId(), ex);
+		}
+	}
+
+	private void recorded(SwipeRow swipe) {
+		try {
+			this.events.publishEvent(
+					new SwipeRecorded(swipe.userId(), swipe.targetUserId(), swipe.action().name(), swipe.createdAt()));
+		}
+		catch (RuntimeException ex) {
+			// the swipe is durable and answered; listeners (deck caches) rebuild from
+			// swipe_history
+			log.warn("a SwipeRecorded listener failed for swipe {}", swipe.swipeId(), ex);
+		}
+	}
+
+	Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+	}
+
+	static Instant startOfDay(Instant now) {
+		return LocalDate.ofInstant(now, ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
+	}
+
+	/**
+	 * SHA-256 over the canonical payload: fixed field order, no whitespace or JSON
+	 * quirks.
+	 */
+	static String requestHash(long userId, long targetUserId, Action action) {
+		String canonical = "user_id=" + userId + "\ntarget_user_id=" + targetUserId + "\naction=" + action.name();
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("every JDK has SHA-256", ex);
+		}
+	}
+
+	private record FirstTransaction(SwipeRow row, boolean inserted) {
+
+	}
+
+}
