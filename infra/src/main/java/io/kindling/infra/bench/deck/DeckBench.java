@@ -1,0 +1,427 @@
+package io.kindling.infra.bench.deck;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.RedisServer;
+import org.HdrHistogram.Histogram;
+import redis.clients.jedis.JedisPooled;
+
+/**
+ * {@code ./kindling bench deck [--profiles 1000000]}: starts its own Redis, MariaDB and a
+ * swipe-service jar on free ports, seeds the profiles, gives three viewers in the densest
+ * city 0, 1,000 and 20,000 swipes (on their best-ranked candidates, the worst case for
+ * any exclusion), then measures {@code GET /api/deck} (a fresh deck assembled on every
+ * call, and plain paging through stored decks) beside the plain SQL query that excludes
+ * swiped ids with {@code NOT EXISTS} on {@code swipe_history}, and prints the swipe
+ * history filter's memory per viewer. Stops everything it started.
+ */
+public final class DeckBench {
+
+	private static final String DATABASE = "kindling_swipe";
+
+	private static final int[] SWIPES = { 0, 1_000, 20_000 };
+
+	private static final String SCORE = "desirability - LEAST(TIMESTAMPDIFF(HOUR, last_active_at, ?), 720) * 10 / 24";
+
+	private DeckBench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		long profiles = SeedData.longArg(args, "--profiles", 1_000_000);
+		int assemblies = (int) SeedData.longArg(args, "--assemblies", 100);
+		int pages = (int) SeedData.longArg(args, "--pages", 200);
+		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
+		Path jar = root.resolve("swipe-service/target/swipe-service.jar");
+		if (!Files.exists(jar)) {
+			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl swipe-service -am package)");
+		}
+		Path work = Files.createTempDirectory("kindling-bench-deck-");
+		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
+		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
+		Process service = null;
+		try {
+			redis.start();
+			mariaDb.start();
+			mariaDb.createDatabase(DATABASE);
+			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
+			int port = FreePorts.pick();
+			service = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
+					"--spring.data.redis.port=" + redis.port(), "--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+					"--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN")
+				.redirectErrorStream(true)
+				.redirectOutput(work.resolve("swipe-service.log").toFile())
+				.start();
+			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+			awaitHealthy(http, port, service, work);
+			Instant now = Instant.now();
+			try (Connection db = DriverManager.getConnection(SeedData.withBatchRewrite(mariaDb.jdbcUrl(DATABASE)),
+					MariaDbServer.USER, MariaDbServer.PASSWORD);
+					JedisPooled jedis = new JedisPooled("127.0.0.1", redis.port())) {
+				long started = System.nanoTime();
+				System.out.printf("seeding %,d profiles...%n", profiles);
+				// a bulk load is far faster into a table without secondary indexes, built
+				// once after
+				execute(db, "ALTER TABLE profiles DROP INDEX idx_profiles_deck, DROP INDEX idx_profiles_geohash");
+				SeedData.generate(db, 1, profiles, 42, now, false);
+				// the same definitions as swipe-service's V1 and V10 migrations
+				execute(db, """
+						ALTER TABLE profiles ADD KEY idx_profiles_geohash (geohash),
+						    ADD KEY idx_profiles_deck (geohash, gender, birth_date, age_min, age_max, interested_in,
+						        max_distance_km, lat, lon, desirability, last_active_at)""");
+				analyze(db, "profiles");
+				double seedSeconds = (System.nanoTime() - started) / 1e9;
+				System.out.printf("seeded in %.0f s%n", seedSeconds);
+
+				// three viewers in the densest city: a woman of 28 looking for men 24-36
+				// within 50 km
+				Object[] city = densestCity();
+				List<Long> viewers = new ArrayList<>();
+				List<Integer> pools = new ArrayList<>();
+				for (int i = 0; i < SWIPES.length; i++) {
+					long viewer = profiles + 1 + i;
+					viewers.add(viewer);
+					insertViewer(db, viewer, (double) city[1], (double) city[2], now);
+					pools.add(giveSwipes(db, viewer, SWIPES[i], (double) city[1], (double) city[2], profiles, now));
+				}
+				analyze(db, "swipe_history");
+
+				List<String[]> rows = new ArrayList<>();
+				for (int i = 0; i < viewers.size(); i++) {
+					long viewer = viewers.get(i);
+					String token = token(secret, viewer);
+					// warm-up: also rebuilds the viewer's filter from swipe_history
+					// (nothing is in Redis yet)
+					for (int w = 0; w < 5; w++) {
+						jedis.del("deck:{" + viewer + "}");
+						deck(http, port, token);
+					}
+					Histogram assemble = new Histogram(3);
+					int cards = 0;
+					for (int n = 0; n < assemblies; n++) {
+						jedis.del("deck:{" + viewer + "}");
+						long t0 = System.nanoTime();
+						cards = deck(http, port, token);
+						assemble.recordValue((System.nanoTime() - t0) / 1_000);
+					}
+					jedis.del("deck:{" + viewer + "}");
+					Histogram paging = new Histogram(3);
+					for (int n = 0; n < pages; n++) {
+						long t0 = System.nanoTime();
+						deck(http, port, token);
+						paging.recordValue((System.nanoTime() - t0) / 1_000);
+					}
+					Histogram sql = new Histogram(3);
+					int sqlRows = 0;
+					for (int n = 0; n < assemblies; n++) {
+						long t0 = System.nanoTime();
+						sqlRows = notExistsDeck(db, viewer, (double) city[1], (double) city[2], now);
+						sql.recordValue((System.nanoTime() - t0) / 1_000);
+					}
+					long memory = bloomMemory(jedis, viewer);
+					String buckets = jedis.get("swiped_bf:{" + viewer + "}:count");
+					rows.add(new String[] { String.format("%,d", SWIPES[i]), ms(assemble, 50), ms(assemble, 99),
+							ms(paging, 50), ms(paging, 99), ms(sql, 50), ms(sql, 99),
+							String.format("%,d B (%s swipes)", memory, buckets), cards + " / " + sqlRows,
+							String.format("%,d", pools.get(i)) });
+				}
+				String mode = bloomMode(jedis);
+				System.out.println();
+				System.out.printf(
+						"Deck benchmark: %,d profiles (seeded in %.0f s), viewers in %s, swipe filter %s at error rate 0.01 per bucket of 5,000%n",
+						profiles, seedSeconds, city[0], mode);
+				System.out.printf(
+						"GET /api/deck?limit=20 over HTTP: 'assemble' builds a new 200-card deck every call (%d calls), 'paging' is %d calls in a row (1 in 10 assembles);%n",
+						assemblies, pages);
+				System.out.printf(
+						"baseline: the plain SQL query (JDBC, same area, preferences and ranking) that excludes swipes with NOT EXISTS, %d runs.%n%n",
+						assemblies);
+				String format = "| %-7s | %-15s | %-15s | %-15s | %-15s | %-17s | %-17s | %-26s | %-13s | %-11s |%n";
+				System.out.printf(format, "swipes", "assemble p50", "assemble p99", "paging p50", "paging p99",
+						"SQL NOT EXISTS p50", "SQL NOT EXISTS p99", "Bloom memory", "cards / rows", "swiped pool");
+				System.out.printf(format, "---", "---", "---", "---", "---", "---", "---", "---", "---", "---");
+				for (String[] row : rows) {
+					System.out.printf(format, (Object[]) row);
+				}
+			}
+		}
+		finally {
+			if (service != null) {
+				service.destroy();
+				if (!service.waitFor(20, TimeUnit.SECONDS)) {
+					service.destroyForcibly();
+				}
+			}
+			redis.close();
+			mariaDb.close();
+			deleteQuietly(work);
+		}
+	}
+
+	private static Object[] densestCity() {
+		Object[] densest = SeedData.CITIES[0];
+		for (Object[] city : SeedData.CITIES) {
+			if ((double) city[3] > (double) densest[3]) {
+				densest = city;
+			}
+		}
+		return densest;
+	}
+
+	private static void insertViewer(Connection db, long viewer, double lat, double lon, Instant now)
+			throws SQLException {
+		try (PreparedStatement insert = db.prepareStatement("""
+				REPLACE INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
+				    age_min, age_max, max_distance_km, desirability, created_at, updated_at, last_active_at)
+				VALUES (?, ?, 'WOMAN', 'MAN', ?, ?, ?, ?, 24, 36, 50, 1000, ?, ?, ?)""")) {
+			insert.setLong(1, viewer);
+			insert.setString(2, "Viewer " + viewer);
+			insert.setObject(3, LocalDate.ofInstant(now, ZoneOffset.UTC).minusYears(28).minusDays(100));
+			insert.setDouble(4, lat);
+			insert.setDouble(5, lon);
+			insert.setString(6, GeohashEncoder.encode(lat, lon, 9));
+			insert.setTimestamp(7, Timestamp.from(now));
+			insert.setTimestamp(8, Timestamp.from(now));
+			insert.setTimestamp(9, Timestamp.from(now));
+			insert.executeUpdate();
+		}
+		if (!db.getAutoCommit()) {
+			db.commit();
+		}
+	}
+
+	/**
+	 * Swipes on the viewer's best-ranked candidates of the wider area (the ones any deck
+	 * shows first), topped up with random people when the area has fewer. Returns how
+	 * many of the swipes fell on candidates of the area.
+	 */
+	private static int giveSwipes(Connection db, long viewer, int swipes, double lat, double lon, long profiles,
+			Instant now) throws SQLException {
+		if (swipes == 0) {
+			return 0;
+		}
+		Set<Long> targets = new LinkedHashSet<>(candidates(db, viewer, lat, lon, 4, swipes, now, false));
+		int inPool = targets.size();
+		SplittableRandom random = new SplittableRandom(viewer);
+		while (targets.size() < swipes) {
+			targets.add(1 + random.nextLong(profiles));
+		}
+		db.setAutoCommit(false);
+		try (PreparedStatement insert = db.prepareStatement("""
+				INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action, response_status,
+				    created_at)
+				VALUES (?, ?, ?, ?, ?, 0, ?)""")) {
+			int n = 0;
+			for (long target : targets) {
+				insert.setString(1, "bench-" + viewer + "-" + n);
+				insert.setString(2, "0".repeat(64));
+				insert.setLong(3, viewer);
+				insert.setLong(4, target);
+				insert.setString(5, (n % 3 == 0) ? "LIKE" : "PASS");
+				insert.setTimestamp(6, Timestamp.from(now.minusSeconds(swipes - n)));
+				insert.addBatch();
+				if (++n % 2_000 == 0) {
+					insert.executeBatch();
+				}
+			}
+			insert.executeBatch();
+		}
+		db.commit();
+		db.setAutoCommit(true);
+		return inPool;
+	}
+
+	/**
+	 * The baseline deck: the same area (widening from 5-character cells while fewer than
+	 * 200 are found), preferences and ranking as the service, swiped people excluded by
+	 * MySQL with NOT EXISTS.
+	 */
+	private static int notExistsDeck(Connection db, long viewer, double lat, double lon, Instant now)
+			throws SQLException {
+		int found = 0;
+		for (int precision = 5; precision >= 3; precision--) {
+			found = candidates(db, viewer, lat, lon, precision, 200, now, true).size();
+			if (found >= 200) {
+				break;
+			}
+		}
+		return found;
+	}
+
+	private static List<Long> candidates(Connection db, long viewer, double lat, double lon, int precision, int limit,
+			Instant now, boolean excludeSwiped) throws SQLException {
+		List<String> cells = GeohashEncoder.cellAndNeighbours(lat, lon, precision);
+		StringBuilder area = new StringBuilder();
+		for (int i = 0; i < cells.size(); i++) {
+			area.append((i == 0) ? "" : " OR ").append("(geohash >= ? AND geohash < ?)");
+		}
+		LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
+		String sql = "SELECT user_id, " + SCORE + " AS score FROM profiles p WHERE (" + area + """
+				)
+				  AND gender IN ('MAN') AND FIND_IN_SET('WOMAN', interested_in) > 0
+				  AND birth_date <= ? AND birth_date > ?
+				  AND age_min <= 28 AND age_max >= 28 AND user_id <> ?
+				""" + (excludeSwiped ? """
+				  AND NOT EXISTS (SELECT 1 FROM swipe_history s
+				                  WHERE s.user_id = ? AND s.target_user_id = p.user_id AND s.undone_at IS NULL)
+				""" : "") + " ORDER BY score DESC, user_id LIMIT ?";
+		try (PreparedStatement query = db.prepareStatement(sql)) {
+			int p = 1;
+			query.setTimestamp(p++, Timestamp.from(now));
+			for (String cell : cells) {
+				query.setString(p++, cell);
+				query.setString(p++, cell + "~");
+			}
+			query.setObject(p++, today.minusYears(24));
+			query.setObject(p++, today.minusYears(37));
+			query.setLong(p++, viewer);
+			if (excludeSwiped) {
+				query.setLong(p++, viewer);
+			}
+			query.setInt(p, limit);
+			List<Long> ids = new ArrayList<>();
+			try (ResultSet rs = query.executeQuery()) {
+				while (rs.next()) {
+					ids.add(rs.getLong(1));
+				}
+			}
+			return ids;
+		}
+	}
+
+	private static int deck(HttpClient http, int port, String token) throws IOException, InterruptedException {
+		HttpResponse<String> response = http
+			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/deck?limit=20"))
+				.header("Authorization", "Bearer " + token)
+				.timeout(Duration.ofSeconds(30))
+				.build(), HttpResponse.BodyHandlers.ofString());
+		if (response.statusCode() != 200) {
+			throw new IllegalStateException("GET /api/deck answered " + response.statusCode() + ": " + response.body());
+		}
+		int cards = 0;
+		for (int i = response.body().indexOf("\"user_id\""); i >= 0; i = response.body()
+			.indexOf("\"user_id\"", i + 1)) {
+			cards++;
+		}
+		return cards;
+	}
+
+	private static long bloomMemory(JedisPooled jedis, long viewer) {
+		String prefix = "swiped_bf:{" + viewer + "}:";
+		long total = 0;
+		Long count = jedis.memoryUsage(prefix + "count");
+		total += (count != null) ? count : 0;
+		for (int bucket = 0; bucket < 1_000; bucket++) {
+			Long usage = jedis.memoryUsage(prefix + bucket);
+			if (usage == null) {
+				break;
+			}
+			total += usage;
+		}
+		return total;
+	}
+
+	private static String bloomMode(JedisPooled jedis) {
+		Object info = jedis.sendCommand(redis.clients.jedis.Protocol.Command.COMMAND, "INFO", "BF.RESERVE");
+		return (info instanceof List<?> entries && !entries.isEmpty() && entries.get(0) != null)
+				? "on RedisBloom (module)" : "on plain Redis bitmaps (no RedisBloom here)";
+	}
+
+	private static void execute(Connection db, String sql) throws SQLException {
+		try (Statement statement = db.createStatement()) {
+			statement.execute(sql);
+		}
+	}
+
+	private static void analyze(Connection db, String table) throws SQLException {
+		try (Statement statement = db.createStatement()) {
+			statement.execute("ANALYZE TABLE " + table);
+		}
+	}
+
+	private static String ms(Histogram histogram, double percentile) {
+		return String.format("%.1f ms", histogram.getValueAtPercentile(percentile) / 1000.0);
+	}
+
+	/**
+	 * An HS256 JWT with {@code sub} and {@code exp}, as the app's auth service issues.
+	 */
+	private static String token(String secret, long userId) throws Exception {
+		Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+		String header = base64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+		String payload = base64.encodeToString(("{\"sub\":\"" + userId + "\",\"exp\":"
+				+ Instant.now().plus(Duration.ofHours(2)).getEpochSecond() + "}")
+			.getBytes(StandardCharsets.UTF_8));
+		Mac mac = Mac.getInstance("HmacSHA256");
+		mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+		String signature = base64
+			.encodeToString(mac.doFinal((header + "." + payload).getBytes(StandardCharsets.UTF_8)));
+		return header + "." + payload + "." + signature;
+	}
+
+	private static void awaitHealthy(HttpClient http, int port, Process service, Path work) throws Exception {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+		while (System.nanoTime() < deadline) {
+			if (!service.isAlive()) {
+				throw new IllegalStateException("swipe-service exited; see " + work.resolve("swipe-service.log"));
+			}
+			try {
+				HttpResponse<String> health = http.send(
+						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				if (health.statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(250);
+		}
+		throw new IllegalStateException(
+				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
+	}
+
+	private static String javaBinary() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (var paths = Files.walk(dir)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a leftover temp dir is harmless
+		}
+	}
+
+}
