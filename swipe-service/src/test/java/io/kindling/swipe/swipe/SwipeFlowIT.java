@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kindling.swipe.TestTokens;
+import io.kindling.swipe.geo.Geohash;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -296,22 +297,25 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ben = ana + 1;
 		HttpResponse<String> put = this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN","NONBINARY"],"birth_date":"1994-03-02",
-				 "location":{"lat":52.5200,"lon":13.4050},"age_min":25,"age_max":40,"max_distance_km":30}
+				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
 		assertThat(put.statusCode()).isEqualTo(200);
 		JsonNode own = this.json.readTree(put.body());
-		assertThat(own.get("geohash").asString()).isEqualTo("u33dc0cpp").hasSize(9);
+		assertThat(own.get("geohash").asString()).isEqualTo(Geohash.encode(-47.9811, -123.4317, 9));
 		assertThat(own.get("interested_in").size()).isEqualTo(2);
 		this.api.put("/api/profile", ben, """
 				{"display_name":"Ben","gender":"MAN","interested_in":["WOMAN"],"birth_date":"1990-01-01",
-				 "location":{"lat":52.4,"lon":13.3},"age_min":25,"age_max":40,"max_distance_km":30}
+				 "location":{"lat":-48.1,"lon":-123.3},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
 		HttpResponse<String> card = this.api.get("/api/profiles/" + ana, ben);
 		assertThat(card.statusCode()).isEqualTo(200);
-		assertThat(card.body()).doesNotContain("52.52").doesNotContain("13.405").doesNotContain("u33dc");
+		assertThat(card.body()).doesNotContain("47.98")
+			.doesNotContain("123.43")
+			.doesNotContain(own.get("geohash").asString().substring(0, 4));
 		JsonNode shown = this.json.readTree(card.body());
 		assertThat(shown.get("display_name").asString()).isEqualTo("Ana");
-		assertThat(shown.get("distance_km").asInt()).isBetween(14, 17);
+		assertThat(shown.get("distance_km").asInt())
+			.isEqualTo((int) Math.round(Geohash.distanceKm(-47.9811, -123.4317, -48.1, -123.3)));
 		assertThat(shown.has("birth_date")).isFalse();
 		assertThat(shown.get("age").asInt()).isGreaterThanOrEqualTo(32);
 
@@ -319,15 +323,15 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(this.api.put("/api/profile", ana, "{\"display_name\":\"Ana\"}"), 400);
 		assertProblem(this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"ROBOT","interested_in":["MAN"],"birth_date":"1994-03-02",
-				 "location":{"lat":52.52,"lon":13.405},"age_min":25,"age_max":40,"max_distance_km":30}
+				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				"""), 400);
 		assertProblem(this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN"],"birth_date":"1994-03-02",
-				 "location":{"lat":152.52,"lon":13.405},"age_min":25,"age_max":40,"max_distance_km":30}
+				 "location":{"lat":152.52,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				"""), 400);
 		assertProblem(this.api.put("/api/profile", ana, """
 				{"display_name":"Kid","gender":"WOMAN","interested_in":["MAN"],"birth_date":"%s",
-				 "location":{"lat":52.52,"lon":13.405},"age_min":18,"age_max":40,"max_distance_km":30}
+				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":18,"age_max":40,"max_distance_km":30}
 				""".formatted(LocalDate.now(ZoneOffset.UTC).minusYears(15))), 422);
 	}
 

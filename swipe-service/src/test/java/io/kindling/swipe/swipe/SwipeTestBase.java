@@ -11,6 +11,7 @@ import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.MutableClock;
 import io.kindling.swipe.TestApi;
+import io.kindling.swipe.geo.Geohash;
 import org.junit.jupiter.api.BeforeEach;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -38,6 +39,8 @@ abstract class SwipeTestBase {
 
 	private static final AtomicLong nextUserId = new AtomicLong(
 			5_000_000_000L + ThreadLocalRandom.current().nextLong(1_000_000) * 100_000);
+
+	static final double[] SOUTH_PACIFIC = { -48.8767, -123.3933 };
 
 	@LocalServerPort
 	int port;
@@ -80,11 +83,14 @@ abstract class SwipeTestBase {
 		List<Long> ids = new ArrayList<>(count);
 		List<Object[]> rows = new ArrayList<>(count);
 		Timestamp now = Timestamp.from(Instant.now());
+		// far out in the South Pacific, so that no deck test ever meets these people
+		String geohash = Geohash.encode(SOUTH_PACIFIC[0], SOUTH_PACIFIC[1], Geohash.STORED_PRECISION);
 		for (int i = 0; i < count; i++) {
 			long id = nextUserId.getAndIncrement();
 			ids.add(id);
 			rows.add(new Object[] { id, "user " + id, (i % 2 == 0) ? "WOMAN" : "MAN", "WOMAN,MAN",
-					java.sql.Date.valueOf("1995-05-05"), 52.52, 13.405, "u33dc0cpp", 18, 99, 50, now, now, now });
+					java.sql.Date.valueOf("1995-05-05"), SOUTH_PACIFIC[0], SOUTH_PACIFIC[1], geohash, 18, 99, 1, now,
+					now, now });
 		}
 		this.jdbcTemplate.batchUpdate("""
 				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,

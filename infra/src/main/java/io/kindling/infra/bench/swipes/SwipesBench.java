@@ -1,0 +1,618 @@
+package io.kindling.infra.bench.swipes;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.stream.Stream;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.RedisServer;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code ./kindling bench swipes [--seconds 15] [--clients 32] [--users 16384]}: starts
+ * its own Redis, MariaDB and a swipe-service jar on free ports and measures
+ * {@code POST /api/swipes} (70 % PASS, 28 % LIKE, 2 % SUPER_LIKE; 10 % of requests are
+ * retries of an earlier request with the same Idempotency-Key) at full speed, then at
+ * half that rate for latency; beside it, on the same database, a raw-JDBC loop doing the
+ * seed's two transactions with the same mix (the storage ceiling). Mutual likes happen
+ * because user {@code u}'s k-th swipe goes to {@code u xor k}, whose k-th swipe comes
+ * back. Stops everything it started.
+ */
+public final class SwipesBench {
+
+	private static final String DATABASE = "kindling_swipe";
+
+	private SwipesBench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		int seconds = (int) longArg(args, "--seconds", 15);
+		int clients = (int) longArg(args, "--clients", 32);
+		int users = Integer.highestOneBit((int) longArg(args, "--users", 16_384));
+		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
+		Path jar = root.resolve("swipe-service/target/swipe-service.jar");
+		if (!Files.exists(jar)) {
+			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl swipe-service -am package)");
+		}
+		Path work = Files.createTempDirectory("kindling-bench-swipes-");
+		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
+		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
+		Process service = null;
+		try {
+			redis.start();
+			mariaDb.start();
+			mariaDb.createDatabase(DATABASE);
+			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
+			int port = FreePorts.pick();
+			// daily limits off: the bench swipes far more than a person does in a day
+			service = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
+					"--spring.data.redis.port=" + redis.port(), "--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+					"--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
+					"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN")
+				.redirectErrorStream(true)
+				.redirectOutput(work.resolve("swipe-service.log").toFile())
+				.start();
+			HttpClient http = HttpClient.newBuilder()
+				.version(HttpClient.Version.HTTP_1_1)
+				.connectTimeout(Duration.ofSeconds(2))
+				.build();
+			awaitHealthy(http, port, service, work);
+			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
+			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
+			// never meet
+			long jdbcOffset = 10_000_000L;
+			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+				seedProfiles(db, 1, users);
+				seedProfiles(db, jdbcOffset + 1, users);
+			}
+			System.out.printf("swipes bench: %,d users per side, %d clients, %d s per phase%n", users, clients,
+					seconds);
+
+			HttpLoad httpLoad = new HttpLoad(http, port, secret, users);
+			System.out.println("warming up the service...");
+			httpLoad.closedLoop(clients, Math.max(5, seconds / 2));
+			System.out.println("HTTP at full speed...");
+			Result httpMax = httpLoad.closedLoop(clients, seconds);
+			System.out.println("JDBC (the seed's two transactions) at full speed...");
+			JdbcLoad jdbcLoad = new JdbcLoad(jdbcUrl, jdbcOffset, users);
+			jdbcLoad.closedLoop(clients, Math.max(3, seconds / 3));
+			Result jdbcMax = jdbcLoad.closedLoop(clients, seconds);
+			double halfRate = httpMax.perSecond() / 2;
+			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
+			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
+
+			System.out.println();
+			System.out.printf(
+					"POST /api/swipes: 70 %% PASS, 28 %% LIKE, 2 %% SUPER_LIKE, 10 %% retries (same key and payload); %d clients; %d s per row.%n",
+					clients, seconds);
+			System.out.printf(
+					"Ceiling: the seed's TX 1 (INSERT .. ON DUPLICATE KEY, SELECT .. FOR UPDATE, UPDATE response_status) and, for a mutual like, TX 2 (matches, swipe_history, match_outbox), raw JDBC, same mix, same database.%n%n");
+			String format = "| %-38s | %12s | %9s | %9s | %9s | %11s |%n";
+			System.out.printf(format, "path", "swipes/s", "p50 ms", "p99 ms", "matches", "of ceiling");
+			System.out.printf(format, "---", "---:", "---:", "---:", "---:", "---:");
+			System.out.printf(format, "raw JDBC, seed's two transactions", rate(jdbcMax), ms(jdbcMax, 50),
+					ms(jdbcMax, 99), jdbcMax.matches(), "100 %");
+			System.out.printf(format, "HTTP POST /api/swipes, full speed", rate(httpMax), ms(httpMax, 50),
+					ms(httpMax, 99), httpMax.matches(),
+					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
+			System.out.printf(format, String.format("HTTP at half the maximum (%.0f/s)", halfRate), rate(httpHalf),
+					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.matches(), "");
+			System.out.printf("%nerrors: HTTP %d (full) + %d (half), JDBC %d%n", httpMax.errors(), httpHalf.errors(),
+					jdbcMax.errors());
+		}
+		finally {
+			if (service != null) {
+				service.destroy();
+				if (!service.waitFor(20, TimeUnit.SECONDS)) {
+					service.destroyForcibly();
+				}
+			}
+			redis.close();
+			mariaDb.close();
+			deleteQuietly(work);
+		}
+	}
+
+	record Result(long operations, long errors, long matches, double seconds, Histogram latency) {
+
+		double perSecond() {
+			return this.operations / this.seconds;
+		}
+
+	}
+
+	/** What to send next: a new swipe with its own key, or a retry of an earlier one. */
+	record Swipe(long userId, long targetUserId, String action, String key) {
+
+	}
+
+	/**
+	 * Picks swipes: user u's k-th swipe goes to u xor k, so pairs swipe on each other; 10
+	 * % of picks repeat a recent swipe with its key.
+	 */
+	static final class Mix {
+
+		private final long firstId;
+
+		private final int users;
+
+		private final AtomicInteger[] swiped;
+
+		private final AtomicReferenceArray<@Nullable Swipe> recent = new AtomicReferenceArray<>(1024);
+
+		Mix(long firstId, int users) {
+			this.firstId = firstId;
+			this.users = users;
+			this.swiped = new AtomicInteger[users];
+			for (int i = 0; i < users; i++) {
+				this.swiped[i] = new AtomicInteger();
+			}
+		}
+
+		@Nullable Swipe next() {
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			if (random.nextInt(10) == 0) {
+				Swipe retry = this.recent.get(random.nextInt(this.recent.length()));
+				if (retry != null) {
+					return retry;
+				}
+			}
+			for (int attempt = 0; attempt < 100; attempt++) {
+				int user = random.nextInt(this.users);
+				int k = this.swiped[user].incrementAndGet();
+				if (k >= this.users) {
+					continue;
+				}
+				int roll = random.nextInt(100);
+				String action = (roll < 70) ? "PASS" : (roll < 98) ? "LIKE" : "SUPER_LIKE";
+				Swipe swipe = new Swipe(this.firstId + user, this.firstId + (user ^ k), action,
+						UUID.randomUUID().toString());
+				this.recent.set(random.nextInt(this.recent.length()), swipe);
+				return swipe;
+			}
+			return null;
+		}
+
+	}
+
+	/** The service over HTTP, with a real HS256 token per user. */
+	static final class HttpLoad {
+
+		private final HttpClient http;
+
+		private final URI uri;
+
+		private final String secret;
+
+		private final Mix mix;
+
+		private final ConcurrentHashMap<Long, String> tokens = new ConcurrentHashMap<>();
+
+		HttpLoad(HttpClient http, int port, String secret, int users) {
+			this.http = http;
+			this.uri = URI.create("http://127.0.0.1:" + port + "/api/swipes");
+			this.secret = secret;
+			this.mix = new Mix(1, users);
+		}
+
+		/** Returns whether the swipe made a match; throws on anything but 200. */
+		boolean send(Swipe swipe) throws IOException, InterruptedException {
+			String token = this.tokens.computeIfAbsent(swipe.userId(), (user) -> token(this.secret, user));
+			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(this.uri)
+				.header("Authorization", "Bearer " + token)
+				.header("Idempotency-Key", swipe.key())
+				.header("Content-Type", "application/json")
+				.timeout(Duration.ofSeconds(10))
+				.POST(HttpRequest.BodyPublishers.ofString(
+						"{\"target_user_id\":" + swipe.targetUserId() + ",\"action\":\"" + swipe.action() + "\"}"))
+				.build(), HttpResponse.BodyHandlers.ofString());
+			if (response.statusCode() != 200) {
+				throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
+			}
+			return response.body().contains("\"matched\":true")
+					&& response.headers().firstValue("Idempotent-Replayed").isEmpty();
+		}
+
+		Result closedLoop(int clients, int seconds) throws InterruptedException {
+			return SwipesBench.closedLoop(clients, seconds, this.mix, this::send);
+		}
+
+		/**
+		 * Sends at a fixed rate whatever the answers take, timing each from when it was
+		 * due (no coordinated omission).
+		 */
+		Result openLoop(double perSecond, int seconds) throws InterruptedException {
+			Recorder latency = new Recorder(3);
+			AtomicLong done = new AtomicLong();
+			AtomicLong errors = new AtomicLong();
+			AtomicLong matches = new AtomicLong();
+			long intervalNanos = (long) (1e9 / perSecond);
+			long start = System.nanoTime();
+			long end = start + TimeUnit.SECONDS.toNanos(seconds);
+			try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+				for (long due = start; due < end; due += intervalNanos) {
+					long wait = due - System.nanoTime();
+					if (wait > 0) {
+						TimeUnit.NANOSECONDS.sleep(wait);
+					}
+					Swipe swipe = this.mix.next();
+					if (swipe == null) {
+						break;
+					}
+					long dueAt = due;
+					threads.submit(() -> {
+						try {
+							if (send(swipe)) {
+								matches.incrementAndGet();
+							}
+							latency.recordValue((System.nanoTime() - dueAt) / 1_000);
+							done.incrementAndGet();
+						}
+						catch (Exception ex) {
+							errors.incrementAndGet();
+						}
+					});
+				}
+			}
+			double elapsed = (System.nanoTime() - start) / 1e9;
+			return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
+		}
+
+	}
+
+	/**
+	 * The seed's two transactions by raw JDBC, one connection per client: TX 1 for every
+	 * swipe, and TX 2 when a like finds the other side's like (known here from the loop's
+	 * own memory, standing in for the Redis script).
+	 */
+	static final class JdbcLoad {
+
+		private final String jdbcUrl;
+
+		private final Mix mix;
+
+		private final Set<String> likes = ConcurrentHashMap.newKeySet();
+
+		private final ThreadLocal<@Nullable Connection> connections = new ThreadLocal<>();
+
+		private final List<Connection> opened = new ArrayList<>();
+
+		JdbcLoad(String jdbcUrl, long offset, int users) {
+			this.jdbcUrl = jdbcUrl;
+			this.mix = new Mix(offset + 1, users);
+		}
+
+		Result closedLoop(int clients, int seconds) throws InterruptedException {
+			try {
+				return SwipesBench.closedLoop(clients, seconds, this.mix, this::swipe);
+			}
+			finally {
+				synchronized (this.opened) {
+					for (Connection connection : this.opened) {
+						try {
+							connection.close();
+						}
+						catch (SQLException ex) {
+							// closing after the run
+						}
+					}
+					this.opened.clear();
+				}
+				this.connections.remove();
+			}
+		}
+
+		private Connection connection() throws SQLException {
+			Connection connection = this.connections.get();
+			if (connection == null) {
+				connection = DriverManager.getConnection(this.jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				connection.setAutoCommit(false);
+				this.connections.set(connection);
+				synchronized (this.opened) {
+					this.opened.add(connection);
+				}
+			}
+			return connection;
+		}
+
+		boolean swipe(Swipe swipe) throws SQLException {
+			Connection db = connection();
+			boolean like = !swipe.action().equals("PASS");
+			boolean mutual = false;
+			try {
+				try (PreparedStatement insert = db.prepareStatement(
+						"""
+								INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action, created_at)
+								VALUES (?, ?, ?, ?, ?, NOW())
+								ON DUPLICATE KEY UPDATE request_id = request_id""")) {
+					insert.setString(1, swipe.key());
+					insert.setString(2, sha256(swipe));
+					insert.setLong(3, swipe.userId());
+					insert.setLong(4, swipe.targetUserId());
+					insert.setString(5, swipe.action());
+					insert.executeUpdate();
+				}
+				Integer status;
+				try (PreparedStatement select = db.prepareStatement("""
+						SELECT request_hash, swipe_id, target_user_id, action, response_status, match_id, matched_at,
+						       created_at, undone_at
+						FROM swipe_history
+						WHERE user_id = ? AND request_id = ?
+						FOR UPDATE""")) {
+					select.setLong(1, swipe.userId());
+					select.setString(2, swipe.key());
+					try (ResultSet rs = select.executeQuery()) {
+						rs.next();
+						int value = rs.getInt("response_status");
+						status = rs.wasNull() ? null : value;
+					}
+				}
+				if (status == null) {
+					if (like) {
+						this.likes.add(swipe.userId() + ">" + swipe.targetUserId());
+						mutual = this.likes.contains(swipe.targetUserId() + ">" + swipe.userId());
+					}
+					if (!mutual) {
+						try (PreparedStatement finish = db.prepareStatement("""
+								UPDATE swipe_history SET response_status = 0
+								WHERE user_id = ? AND request_id = ? AND response_status IS NULL""")) {
+							finish.setLong(1, swipe.userId());
+							finish.setString(2, swipe.key());
+							finish.executeUpdate();
+						}
+					}
+				}
+				db.commit();
+			}
+			catch (SQLException ex) {
+				db.rollback();
+				throw ex;
+			}
+			if (mutual) {
+				secondTransaction(db, swipe);
+			}
+			return mutual;
+		}
+
+		private void secondTransaction(Connection db, Swipe swipe) throws SQLException {
+			long a = swipe.userId();
+			long b = swipe.targetUserId();
+			try {
+				try (PreparedStatement match = db.prepareStatement("""
+						INSERT INTO matches (user_id_1, user_id_2, matched_at)
+						VALUES (LEAST(?, ?), GREATEST(?, ?), NOW())
+						ON DUPLICATE KEY UPDATE matched_at = matched_at""")) {
+					match.setLong(1, a);
+					match.setLong(2, b);
+					match.setLong(3, a);
+					match.setLong(4, b);
+					match.executeUpdate();
+				}
+				try (PreparedStatement update = db.prepareStatement(
+						"""
+								UPDATE swipe_history
+								SET response_status = 1,
+								    match_id = (SELECT match_id FROM matches WHERE user_id_1 = LEAST(?, ?) AND user_id_2 = GREATEST(?, ?)),
+								    matched_at = (SELECT matched_at FROM matches WHERE user_id_1 = LEAST(?, ?) AND user_id_2 = GREATEST(?, ?))
+								WHERE user_id = ? AND request_id = ?""")) {
+					for (int i = 0; i < 8; i += 2) {
+						update.setLong(i + 1, a);
+						update.setLong(i + 2, b);
+					}
+					update.setLong(9, a);
+					update.setString(10, swipe.key());
+					update.executeUpdate();
+				}
+				String key = Math.min(a, b) + ":" + Math.max(a, b);
+				try (PreparedStatement outbox = db.prepareStatement(
+						"""
+								INSERT INTO match_outbox (event_id, event_type, event_key, key_hash, payload, created_at, match_id)
+								SELECT UUID(), 'MATCH_CREATED', ?, CRC32(?), '{}', NOW(6), match_id
+								FROM matches
+								WHERE user_id_1 = LEAST(?, ?) AND user_id_2 = GREATEST(?, ?)
+								ON DUPLICATE KEY UPDATE event_type = event_type""")) {
+					outbox.setString(1, key);
+					outbox.setString(2, key);
+					outbox.setLong(3, a);
+					outbox.setLong(4, b);
+					outbox.setLong(5, a);
+					outbox.setLong(6, b);
+					outbox.executeUpdate();
+				}
+				db.commit();
+			}
+			catch (SQLException ex) {
+				db.rollback();
+				throw ex;
+			}
+		}
+
+	}
+
+	interface Operation {
+
+		boolean run(Swipe swipe) throws Exception;
+
+	}
+
+	static Result closedLoop(int clients, int seconds, Mix mix, Operation operation) throws InterruptedException {
+		Recorder latency = new Recorder(3);
+		AtomicLong done = new AtomicLong();
+		AtomicLong errors = new AtomicLong();
+		AtomicLong matches = new AtomicLong();
+		long start = System.nanoTime();
+		long end = start + TimeUnit.SECONDS.toNanos(seconds);
+		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+			for (int c = 0; c < clients; c++) {
+				threads.submit(() -> {
+					while (System.nanoTime() < end) {
+						Swipe swipe = mix.next();
+						if (swipe == null) {
+							return;
+						}
+						long t0 = System.nanoTime();
+						try {
+							if (operation.run(swipe)) {
+								matches.incrementAndGet();
+							}
+							latency.recordValue((System.nanoTime() - t0) / 1_000);
+							done.incrementAndGet();
+						}
+						catch (Exception ex) {
+							if (errors.incrementAndGet() <= 3) {
+								System.err.println("error: " + ex);
+							}
+						}
+					}
+				});
+			}
+		}
+		double elapsed = (System.nanoTime() - start) / 1e9;
+		return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
+	}
+
+	private static void seedProfiles(Connection db, long firstId, int users) throws SQLException {
+		Timestamp now = Timestamp.from(Instant.now());
+		try (PreparedStatement insert = db.prepareStatement(
+				"""
+						INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
+						                      age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
+						VALUES (?, ?, ?, 'WOMAN,MAN,NONBINARY', '1995-05-05', 52.52, 13.405, 'u33dc0cpp', 18, 99, 100, ?, ?, ?)""")) {
+			for (int i = 0; i < users; i++) {
+				insert.setLong(1, firstId + i);
+				insert.setString(2, "bench " + (firstId + i));
+				insert.setString(3, (i % 2 == 0) ? "WOMAN" : "MAN");
+				insert.setTimestamp(4, now);
+				insert.setTimestamp(5, now);
+				insert.setTimestamp(6, now);
+				insert.addBatch();
+				if (i % 1000 == 999) {
+					insert.executeBatch();
+				}
+			}
+			insert.executeBatch();
+		}
+	}
+
+	static String sha256(Swipe swipe) {
+		String canonical = "user_id=" + swipe.userId() + "\ntarget_user_id=" + swipe.targetUserId() + "\naction="
+				+ swipe.action();
+		try {
+			return HexFormat.of()
+				.formatHex(MessageDigest.getInstance("SHA-256").digest(canonical.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	static String token(String secret, long userId) {
+		Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+		long now = Instant.now().getEpochSecond();
+		String header = base64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
+		String claims = base64
+			.encodeToString(("{\"sub\":\"" + userId + "\",\"iat\":" + now + ",\"exp\":" + (now + 7200) + "}")
+				.getBytes(StandardCharsets.UTF_8));
+		try {
+			Mac mac = Mac.getInstance("HmacSHA256");
+			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+			String signature = base64
+				.encodeToString(mac.doFinal((header + "." + claims).getBytes(StandardCharsets.UTF_8)));
+			return header + "." + claims + "." + signature;
+		}
+		catch (java.security.GeneralSecurityException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private static void awaitHealthy(HttpClient http, int port, Process service, Path work)
+			throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+		while (System.nanoTime() < deadline) {
+			if (!service.isAlive()) {
+				throw new IllegalStateException("swipe-service exited; see " + work.resolve("swipe-service.log"));
+			}
+			try {
+				HttpResponse<String> health = http.send(
+						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				if (health.statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(250);
+		}
+		throw new IllegalStateException(
+				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
+	}
+
+	private static String rate(Result result) {
+		return String.format("%,.0f", result.perSecond());
+	}
+
+	private static String ms(Result result, double percentile) {
+		return String.format("%.1f", result.latency().getValueAtPercentile(percentile) / 1000.0);
+	}
+
+	private static String javaBinary() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+	static long longArg(String[] args, String name, long defaultValue) {
+		for (int i = 0; i < args.length - 1; i++) {
+			if (args[i].equals(name)) {
+				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
+			}
+		}
+		return defaultValue;
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a leftover temp dir is harmless
+		}
+	}
+
+}
