@@ -1,0 +1,106 @@
+package io.kindling.relay;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.Pattern;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Settings of the relay ({@code kindling.relay.*}).
+ *
+ * @param batchSize rows claimed and sent per transaction
+ * @param maxAttempts rejected sends of one row before it is parked
+ * @param retention how long published rows are kept before cleanup deletes them
+ * @param adminToken the token the parked-rows API wants; empty turns that API off
+ * @param partitions lock units the key-hash space is split into; the same on every relay
+ * @param workersPerSource threads per source, each owning a block of partitions
+ * @param polling how often an idle relay looks for new rows
+ * @param backoff delays before a rejected row is tried again
+ * @param kafkaBackoff delays while Kafka is unreachable
+ * @param ackTimeout how long a claim waits for Kafka's acks before leaving its rows to
+ * the next claim
+ * @param cleanup retention cleanup schedule and batch size
+ * @param wakeUpPort UDP port the writers' after-commit wake-up arrives on; 0 turns it off
+ * @param sources the outbox tables to publish
+ */
+@Validated
+@ConfigurationProperties("kindling.relay")
+public record RelayProperties(@DefaultValue("500") @Min(1) @Max(10_000) int batchSize,
+		@DefaultValue("10") @Min(1) int maxAttempts, @DefaultValue("7d") Duration retention,
+		@DefaultValue("") String adminToken, @DefaultValue("16") @Min(1) @Max(1024) int partitions,
+		@DefaultValue("4") @Min(1) @Max(64) int workersPerSource, @DefaultValue @Valid Polling polling,
+		@DefaultValue @Valid Backoff backoff, @DefaultValue @Valid KafkaBackoff kafkaBackoff,
+		@DefaultValue("10s") Duration ackTimeout, @DefaultValue @Valid Cleanup cleanup,
+		@DefaultValue("0") @Min(0) @Max(65535) int wakeUpPort, @NotEmpty List<@Valid Source> sources) {
+
+	/**
+	 * @param minInterval the probe interval right after work was found
+	 * @param maxInterval the probe interval after a long idle spell (bounds the latency
+	 * of a lone event)
+	 */
+	public record Polling(@DefaultValue("5ms") Duration minInterval, @DefaultValue("50ms") Duration maxInterval) {
+	}
+
+	/** Exponential back-off: doubles from {@code initial} up to {@code max}. */
+	public record Backoff(@DefaultValue("1s") Duration initial, @DefaultValue("5m") Duration max) {
+
+		/** The delay after the given number of failures in a row (1 = the first). */
+		public Duration after(int failures) {
+			return exponential(this.initial, this.max, failures);
+		}
+
+	}
+
+	/** Exponential back-off while Kafka does not answer: short, since it ends outages. */
+	public record KafkaBackoff(@DefaultValue("100ms") Duration initial, @DefaultValue("5s") Duration max) {
+
+		public Duration after(int failures) {
+			return exponential(this.initial, this.max, failures);
+		}
+
+	}
+
+	static Duration exponential(Duration initial, Duration max, int failures) {
+		long millis = Math.max(1, initial.toMillis());
+		for (int i = 1; i < failures && millis < max.toMillis(); i++) {
+			millis *= 2;
+		}
+		return Duration.ofMillis(Math.min(millis, max.toMillis()));
+	}
+
+	/**
+	 * @param interval how often published rows past retention are looked for
+	 * @param batchSize rows deleted per statement, small so the hot path never waits
+	 */
+	public record Cleanup(@DefaultValue("1m") Duration interval, @DefaultValue("1000") @Min(1) int batchSize) {
+	}
+
+	/**
+	 * One outbox table and the topic its rows go to.
+	 *
+	 * @param name short name used in metrics and the API ({@code matches})
+	 * @param url JDBC URL of the database that holds the table
+	 * @param table the outbox table
+	 * @param topic the Kafka topic
+	 */
+	public record Source(@NotBlank @Pattern(regexp = "[a-z][a-z0-9_-]{0,31}") String name, @NotBlank String url,
+			@DefaultValue("kindling") String username, @DefaultValue("kindling") String password,
+			@NotBlank @Pattern(regexp = "[a-z][a-z0-9_]{0,63}") String table, @NotBlank String topic) {
+
+		@Override
+		public String toString() {
+			return "Source[" + this.name + ": " + this.table + " -> " + this.topic + "]";
+		}
+
+	}
+
+}

@@ -1,0 +1,5 @@
+/** The idempotent producer and the Kafka health indicator. */
+@NullMarked
+package io.kindling.relay.kafka;
+
+import org.jspecify.annotations.NullMarked;

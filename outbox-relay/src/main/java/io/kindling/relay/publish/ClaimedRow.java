@@ -1,0 +1,15 @@
+package io.kindling.relay.publish;
+
+import java.time.Instant;
+
+import org.jspecify.annotations.Nullable;
+
+/** An unpublished outbox row, locked by the claim transaction. */
+record ClaimedRow(long id, String eventId, String eventType, String eventKey, String payload, Instant createdAt,
+		int attempts, @Nullable Instant nextAttemptAt) {
+
+	boolean dueAt(Instant now) {
+		return this.nextAttemptAt == null || !this.nextAttemptAt.isAfter(now);
+	}
+
+}

@@ -1,0 +1,310 @@
+package io.kindling.relay.publish;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import io.kindling.relay.RelayProperties;
+import io.kindling.relay.kafka.KafkaPublisher;
+import io.kindling.relay.source.OutboxSource;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * One claim transaction: lock this worker's free partitions, claim their oldest
+ * unpublished rows, send them, wait for every ack, mark the acked rows published, commit.
+ * The partition locks are what keeps per-key order across relays: no other relay can
+ * claim a row of these keys until this transaction has ended, and a relay that dies
+ * mid-batch loses its locks with its connection.
+ */
+final class OutboxBatch {
+
+	private static final Logger log = LoggerFactory.getLogger(OutboxBatch.class);
+
+	private static final String LOCK_PARTITIONS = """
+			SELECT partition_no FROM outbox_relay_partition
+			WHERE outbox_table = :table AND partition_no BETWEEN :first AND :last
+			FOR UPDATE SKIP LOCKED
+			""";
+
+	private static final int MAX_ERROR_LENGTH = 1000;
+
+	private final OutboxSource source;
+
+	private final KafkaPublisher kafka;
+
+	private final RelayMetrics metrics;
+
+	private final Clock clock;
+
+	private final RelayProperties properties;
+
+	private final String markPublished;
+
+	private final String markRejected;
+
+	OutboxBatch(OutboxSource source, KafkaPublisher kafka, RelayMetrics metrics, Clock clock,
+			RelayProperties properties) {
+		this.source = source;
+		this.kafka = kafka;
+		this.metrics = metrics;
+		this.clock = clock;
+		this.properties = properties;
+		this.markPublished = "UPDATE %s SET published_at = :publishedAt WHERE id IN (:ids)".formatted(source.table());
+		this.markRejected = """
+				UPDATE %s
+				SET attempts = :attempts, last_error = :lastError, next_attempt_at = :nextAttemptAt, parked_at = :parkedAt
+				WHERE id = :id
+				"""
+			.formatted(source.table());
+	}
+
+	BatchResult run(PartitionBlock block) {
+		Outcome outcome = this.source.transactions().execute((status) -> publish(block));
+		if (outcome == null) {
+			return BatchResult.NOTHING;
+		}
+		// Counted once committed: a rolled-back batch published nothing.
+		this.metrics.published(outcome.acked().size());
+		for (Sending sending : outcome.acked()) {
+			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackedAt()));
+		}
+		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
+	}
+
+	private Outcome publish(PartitionBlock block) {
+		JdbcClient jdbc = this.source.jdbc();
+		List<Integer> locked = jdbc.sql(LOCK_PARTITIONS)
+			.param("table", this.source.table())
+			.param("first", block.first())
+			.param("last", block.last())
+			.query(Integer.class)
+			.list();
+		if (locked.isEmpty()) {
+			return Outcome.NOTHING;
+		}
+		List<ClaimedRow> rows = claim(jdbc, PartitionBlock.hashRanges(locked, block.partitions()));
+		if (rows.isEmpty()) {
+			return Outcome.NOTHING;
+		}
+		Instant now = this.clock.instant();
+		List<Sending> sent = new ArrayList<>(rows.size());
+		Set<String> heldBackKeys = new HashSet<>();
+		boolean unavailable = false;
+		for (ClaimedRow row : rows) {
+			if (heldBackKeys.contains(row.eventKey())) {
+				continue;
+			}
+			if (!row.dueAt(now)) {
+				// An earlier row of this key waits for its retry: its successors wait
+				// too.
+				heldBackKeys.add(row.eventKey());
+				continue;
+			}
+			Sending sending = new Sending(row, this.clock);
+			sending.future = this.kafka.send(record(row), sending);
+			sent.add(sending);
+			if (sending.future.isDone() && sending.failure() != null) {
+				heldBackKeys.add(row.eventKey());
+				if (KafkaPublisher.isTransient(sending.failure())) {
+					// No metadata, no connection: the rest of the batch would fail the
+					// same
+					// way.
+					unavailable = true;
+					break;
+				}
+			}
+		}
+		return awaitAndMark(jdbc, sent, unavailable);
+	}
+
+	private Outcome awaitAndMark(JdbcClient jdbc, List<Sending> sent, boolean unavailableBeforeSending) {
+		boolean unavailable = unavailableBeforeSending;
+		long deadline = System.nanoTime() + this.kafka.ackTimeout().toNanos();
+		List<Sending> acked = new ArrayList<>(sent.size());
+		List<Sending> rejected = new ArrayList<>();
+		Set<String> failedKeys = new HashSet<>();
+		int notAcked = 0;
+		for (Sending sending : sent) {
+			Throwable failure = sending.await(deadline);
+			if (failure == null) {
+				if (failedKeys.contains(sending.row.eventKey())) {
+					log.warn("{}: event {} of key {} reached Kafka although an earlier one of its key did not",
+							this.source.name(), sending.row.eventId(), sending.row.eventKey());
+				}
+				acked.add(sending);
+				continue;
+			}
+			failedKeys.add(sending.row.eventKey());
+			this.kafka.failed(failure);
+			if (KafkaPublisher.isTransient(failure)) {
+				unavailable = true;
+				notAcked++;
+			}
+			else {
+				rejected.add(sending);
+			}
+		}
+		if (notAcked > 0) {
+			this.metrics.unavailable(notAcked);
+		}
+		if (!acked.isEmpty()) {
+			jdbc.sql(this.markPublished)
+				.param("publishedAt", Timestamp.from(this.clock.instant()))
+				.param("ids", acked.stream().map((sending) -> sending.row.id()).toList())
+				.update();
+		}
+		for (Sending sending : rejected) {
+			markRejected(jdbc, sending.row, sending.failure());
+		}
+		return new Outcome(acked, rejected.size(), unavailable);
+	}
+
+	private void markRejected(JdbcClient jdbc, ClaimedRow row, @Nullable Throwable failure) {
+		int attempts = row.attempts() + 1;
+		Instant now = this.clock.instant();
+		boolean park = attempts >= this.properties.maxAttempts();
+		String error = String.valueOf(failure);
+		this.metrics.rejected();
+		if (park) {
+			this.metrics.parked();
+			log.warn("{}: parked event {} (key {}) after {} attempts: {}", this.source.name(), row.eventId(),
+					row.eventKey(), attempts, error);
+		}
+		jdbc.sql(this.markRejected)
+			.param("attempts", attempts)
+			.param("lastError", error.length() > MAX_ERROR_LENGTH ? error.substring(0, MAX_ERROR_LENGTH) : error)
+			.param("nextAttemptAt", Timestamp.from(now.plus(this.properties.backoff().after(attempts))))
+			.param("parkedAt", park ? Timestamp.from(now) : null)
+			.param("id", row.id())
+			.update();
+	}
+
+	private List<ClaimedRow> claim(JdbcClient jdbc, List<long[]> hashRanges) {
+		String ranges = IntStream.range(0, hashRanges.size())
+			.mapToObj((i) -> "key_hash BETWEEN :low" + i + " AND :high" + i)
+			.collect(Collectors.joining(" OR "));
+		// Index order (published_at, key_hash, id): a key's rows come in id order, its
+		// commit order, as the fact's own row lock serialises the writers of one key.
+		// No SKIP LOCKED on rows: the partition lock keeps other relays out, and skipping
+		// a row that something else holds (an operator, a retry) lets its successor
+		// overtake it.
+		JdbcClient.StatementSpec claim = jdbc.sql("""
+				SELECT id, event_id, event_type, event_key, payload, created_at, attempts, next_attempt_at
+				FROM %s
+				WHERE published_at IS NULL AND parked_at IS NULL AND (%s)
+				ORDER BY key_hash, id
+				LIMIT :limit
+				FOR UPDATE
+				""".formatted(this.source.table(), ranges)).param("limit", this.properties.batchSize());
+		for (int i = 0; i < hashRanges.size(); i++) {
+			claim = claim.param("low" + i, hashRanges.get(i)[0]).param("high" + i, hashRanges.get(i)[1]);
+		}
+		return claim.query(OutboxBatch::claimedRow).list();
+	}
+
+	private static ClaimedRow claimedRow(ResultSet rs, int rowNum) throws SQLException {
+		Timestamp nextAttemptAt = rs.getTimestamp("next_attempt_at");
+		return new ClaimedRow(rs.getLong("id"), rs.getString("event_id"), rs.getString("event_type"),
+				rs.getString("event_key"), rs.getString("payload"), rs.getTimestamp("created_at").toInstant(),
+				rs.getInt("attempts"), (nextAttemptAt != null) ? nextAttemptAt.toInstant() : null);
+	}
+
+	private ProducerRecord<String, String> record(ClaimedRow row) {
+		RecordHeaders headers = new RecordHeaders();
+		headers.add("event_id", row.eventId().getBytes(StandardCharsets.UTF_8));
+		headers.add("event_type", row.eventType().getBytes(StandardCharsets.UTF_8));
+		return new ProducerRecord<>(this.source.topic(), null, row.eventKey(), row.payload(), headers);
+	}
+
+	private record Outcome(List<Sending> acked, int rejected, boolean unavailable) {
+
+		static final Outcome NOTHING = new Outcome(List.of(), 0, false);
+
+	}
+
+	/** One record on its way, with the moment Kafka acked it. */
+	private static final class Sending implements Callback {
+
+		final ClaimedRow row;
+
+		private final Clock clock;
+
+		@Nullable Future<RecordMetadata> future;
+
+		private volatile @Nullable Instant ackedAt;
+
+		private @Nullable Throwable failure;
+
+		Sending(ClaimedRow row, Clock clock) {
+			this.row = row;
+			this.clock = clock;
+		}
+
+		@Override
+		public void onCompletion(@Nullable RecordMetadata metadata, @Nullable Exception exception) {
+			if (exception == null) {
+				this.ackedAt = this.clock.instant();
+			}
+		}
+
+		Instant ackedAt() {
+			Instant at = this.ackedAt;
+			return (at != null) ? at : this.clock.instant();
+		}
+
+		/** Waits for the ack until the deadline; the failure, or null when acked. */
+		@Nullable Throwable await(long deadlineNanos) {
+			Future<RecordMetadata> pending = this.future;
+			if (pending == null || this.failure != null) {
+				return this.failure;
+			}
+			try {
+				pending.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				return null;
+			}
+			catch (ExecutionException ex) {
+				this.failure = (ex.getCause() != null) ? ex.getCause() : ex;
+			}
+			catch (TimeoutException ex) {
+				this.failure = ex;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while waiting for Kafka's ack", ex);
+			}
+			return this.failure;
+		}
+
+		/** The failure of a future that is already done, without waiting. */
+		@Nullable Throwable failure() {
+			if (this.failure == null && this.future != null && this.future.isDone()) {
+				await(System.nanoTime());
+			}
+			return this.failure;
+		}
+
+	}
+
+}

@@ -1,0 +1,153 @@
+package io.kindling.relay.source;
+
+import java.sql.Connection;
+import java.time.Duration;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.kindling.relay.RelayProperties;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * One outbox table, the database it lives in (with its own pool) and the topic its rows
+ * go to. Beside the table lives {@code outbox_relay_partition}: one row per partition of
+ * the key-hash space, locked by whichever relay publishes that partition's rows.
+ */
+public final class OutboxSource implements AutoCloseable {
+
+	/** The lock rows; created by the relay once the owning service created its table. */
+	static final String PARTITION_TABLE = """
+			CREATE TABLE IF NOT EXISTS outbox_relay_partition (
+			    outbox_table VARCHAR(64) NOT NULL,
+			    partition_no INT         NOT NULL,
+			    PRIMARY KEY (outbox_table, partition_no)
+			) ENGINE = InnoDB
+			""";
+
+	private static final Logger log = LoggerFactory.getLogger(OutboxSource.class);
+
+	private final RelayProperties.Source settings;
+
+	private final int partitions;
+
+	private final HikariDataSource dataSource;
+
+	private final JdbcClient jdbc;
+
+	private final TransactionTemplate transactions;
+
+	private volatile boolean ready;
+
+	private volatile String state = "not checked yet";
+
+	public OutboxSource(RelayProperties.Source settings, int partitions, int poolSize) {
+		this.settings = settings;
+		this.partitions = partitions;
+		HikariConfig config = new HikariConfig();
+		config.setPoolName("relay-" + settings.name());
+		config.setJdbcUrl(settings.url());
+		config.setUsername(settings.username());
+		config.setPassword(settings.password());
+		config.setMaximumPoolSize(poolSize);
+		// Read committed: the claim's range scan must not gap-lock the writers' inserts.
+		config.setTransactionIsolation("TRANSACTION_READ_COMMITTED");
+		config.setConnectionTimeout(Duration.ofSeconds(5).toMillis());
+		// The owning service may start later than the relay; the pool connects when it
+		// can.
+		config.setInitializationFailTimeout(-1);
+		this.dataSource = new HikariDataSource(config);
+		this.jdbc = JdbcClient.create(this.dataSource);
+		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
+		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+	}
+
+	public String name() {
+		return this.settings.name();
+	}
+
+	public String table() {
+		return this.settings.table();
+	}
+
+	public String topic() {
+		return this.settings.topic();
+	}
+
+	public JdbcClient jdbc() {
+		return this.jdbc;
+	}
+
+	public TransactionTemplate transactions() {
+		return this.transactions;
+	}
+
+	/** What the last readiness check found, for the health endpoint. */
+	public String state() {
+		return this.state;
+	}
+
+	/**
+	 * True once the outbox table exists and the partition lock rows are in place. Until
+	 * the owning service's migration has created the table the relay waits, so that it
+	 * never creates anything in a schema that service's Flyway has not initialised yet.
+	 */
+	public boolean ready() {
+		if (this.ready) {
+			return true;
+		}
+		try {
+			Integer tables = this.jdbc.sql("""
+					SELECT COUNT(*) FROM information_schema.tables
+					WHERE table_schema = DATABASE() AND table_name = :table
+					""").param("table", table()).query(Integer.class).single();
+			if (tables == 0) {
+				this.state = "waiting for table " + table();
+				return false;
+			}
+			this.jdbc.sql(PARTITION_TABLE).update();
+			String rows = IntStream.range(0, this.partitions)
+				.mapToObj((partition) -> "(:table, " + partition + ")")
+				.collect(Collectors.joining(", "));
+			this.jdbc.sql("INSERT IGNORE INTO outbox_relay_partition (outbox_table, partition_no) VALUES " + rows)
+				.param("table", table())
+				.update();
+			this.state = "publishing";
+			this.ready = true;
+			log.info("{} is ready: {} partitions", this.settings, this.partitions);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			this.state = "unreachable: " + ex.getMessage();
+			return false;
+		}
+	}
+
+	/** Checks the connection answers, for the health endpoint. */
+	public boolean reachable() {
+		try (Connection connection = this.dataSource.getConnection()) {
+			return connection.isValid(2);
+		}
+		catch (Exception ex) {
+			return false;
+		}
+	}
+
+	@Override
+	public void close() {
+		this.dataSource.close();
+	}
+
+	@Override
+	public String toString() {
+		return this.settings.toString();
+	}
+
+}
