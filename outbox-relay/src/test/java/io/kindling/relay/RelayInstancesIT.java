@@ -1,0 +1,174 @@
+package io.kindling.relay;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.RealServersExtension;
+import io.kindling.outbox.OutboxEvent;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer.OrderAnnotation;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Two relays as separate processes on the same outbox table: per-key order between them,
+ * and nothing lost when one is killed with SIGKILL in the middle of its batches.
+ */
+@RealServers(value = { Server.MARIADB, Server.KAFKA }, database = "relay_instances")
+@TestMethodOrder(OrderAnnotation.class)
+class RelayInstancesIT {
+
+	static OutboxDatabase matches;
+
+	static OutboxDatabase rooms;
+
+	static TopicReader topic;
+
+	static RelayProcess first;
+
+	static RelayProcess second;
+
+	@BeforeAll
+	static void startTwoRelays() {
+		matches = new OutboxDatabase("relay_instances_swipe", "match_outbox");
+		rooms = new OutboxDatabase("relay_instances_matching", "room_outbox");
+		String kafka = RealServersExtension.kafka().bootstrapServers();
+		topic = new TopicReader(kafka, "instances.matches");
+		Map<String, String> settings = new LinkedHashMap<>();
+		settings.put("spring.kafka.bootstrap-servers", kafka);
+		settings.put("kindling.relay.sources[0].name", "matches");
+		settings.put("kindling.relay.sources[0].url", matches.jdbcUrl());
+		settings.put("kindling.relay.sources[0].table", "match_outbox");
+		settings.put("kindling.relay.sources[0].topic", "instances.matches");
+		settings.put("kindling.relay.sources[1].name", "rooms");
+		settings.put("kindling.relay.sources[1].url", rooms.jdbcUrl());
+		settings.put("kindling.relay.sources[1].table", "room_outbox");
+		settings.put("kindling.relay.sources[1].topic", "instances.rooms");
+		first = new RelayProcess("first", settings);
+		second = new RelayProcess("second", settings);
+		first.awaitHealthy();
+		second.awaitHealthy();
+	}
+
+	@AfterAll
+	static void stop() throws InterruptedException {
+		first.close();
+		second.close();
+		topic.close();
+		matches.close();
+		rooms.close();
+	}
+
+	@Test
+	@Order(1)
+	void twoRelaysPublishOneHundredKeysTimesFiftyEventsWithEachKeysOffsetsInCommitOrder() throws Exception {
+		Map<String, List<String>> committed = new ConcurrentHashMap<>();
+		ExecutorService writers = Executors.newFixedThreadPool(10);
+		List<Future<?>> done = new ArrayList<>();
+		for (int writer = 0; writer < 10; writer++) {
+			int firstKey = writer * 10;
+			done.add(writers.submit(() -> {
+				for (int seq = 0; seq < 50; seq++) {
+					for (int k = firstKey; k < firstKey + 10; k++) {
+						String key = "order:" + k;
+						// The order of commits per key is the order of this list.
+						committed.computeIfAbsent(key, (any) -> new ArrayList<>())
+							.add(matches.write(key, ",\"seq\":" + seq));
+					}
+				}
+				return null;
+			}));
+		}
+		for (Future<?> writer : done) {
+			writer.get();
+		}
+		writers.shutdown();
+		Set<String> all = committed.values().stream().flatMap(List::stream).collect(Collectors.toSet());
+		assertThat(all).hasSize(5_000);
+
+		await().atMost(Duration.ofSeconds(60)).until(() -> topic.eventIds().containsAll(all));
+
+		Map<String, List<String>> arrived = topic.firstOccurrencesByKey();
+		for (Map.Entry<String, List<String>> key : committed.entrySet()) {
+			assertThat(arrived.get(key.getKey())).as("offsets of %s follow its commits", key.getKey())
+				.containsExactlyElementsOf(key.getValue());
+		}
+		assertThat(first.published("matches")).as("the first relay took part").isPositive();
+		assertThat(second.published("matches")).as("the second relay took part").isPositive();
+	}
+
+	@Test
+	@Order(2)
+	void killingARelayWithSigkillMidBatchLosesNothingAndOnlyRepeatsEventIds() throws Exception {
+		int keys = 200;
+		int perKey = 100;
+		Map<String, List<String>> committed = new HashMap<>();
+		Set<String> before = topic.eventIds();
+		Thread writer = Thread.ofPlatform().start(() -> {
+			// 20,000 rows in transactions of 500: a backlog both relays work through.
+			for (int seq = 0; seq < perKey; seq += 5) {
+				int from = seq;
+				matches.transactions.executeWithoutResult((status) -> {
+					for (int s = from; s < from + 5; s++) {
+						for (int k = 0; k < keys; k++) {
+							String key = "crash:" + k;
+							String eventId = UUID.randomUUID().toString();
+							OutboxEvent event = OutboxDatabase.event(eventId, key, ",\"seq\":" + s);
+							matches.writer.append(event);
+							synchronized (committed) {
+								committed.computeIfAbsent(key, (any) -> new ArrayList<>()).add(eventId);
+							}
+						}
+					}
+				});
+			}
+		});
+		await().atMost(Duration.ofSeconds(60)).until(() -> topic.eventIds().size() - before.size() >= 3_000);
+		first.kill();
+		writer.join();
+		Set<String> all = committed.values().stream().flatMap(List::stream).collect(Collectors.toSet());
+		assertThat(all).hasSize(keys * perKey);
+
+		await().atMost(Duration.ofSeconds(90)).until(() -> topic.eventIds().containsAll(all));
+
+		Map<String, List<String>> arrived = topic.firstOccurrencesByKey();
+		for (Map.Entry<String, List<String>> key : committed.entrySet()) {
+			assertThat(arrived.get(key.getKey())).as("events of %s in commit order", key.getKey())
+				.containsExactlyElementsOf(key.getValue());
+		}
+		// A duplicate is the same event again: same id, same key, same value.
+		Map<String, ConsumerRecord<String, String>> firstSeen = new HashMap<>();
+		int duplicates = 0;
+		for (ConsumerRecord<String, String> record : topic.records()) {
+			String eventId = TopicReader.header(record, "event_id");
+			ConsumerRecord<String, String> earlier = firstSeen.putIfAbsent(eventId, record);
+			if (earlier != null && all.contains(eventId)) {
+				duplicates++;
+				assertThat(record.key()).isEqualTo(earlier.key());
+				assertThat(record.value()).isEqualTo(earlier.value());
+			}
+		}
+		System.out.println("kill -9 mid-batch: " + all.size() + " events, " + duplicates + " repeated");
+		assertThat(second.published("matches")).isPositive();
+	}
+
+}

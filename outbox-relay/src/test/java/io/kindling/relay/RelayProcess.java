@@ -1,0 +1,110 @@
+package io.kindling.relay;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.kindling.infra.servers.FreePorts;
+
+/**
+ * A relay in its own JVM, run from this module's classes and runtime classpath, so a test
+ * can {@code kill -9} it as a crash would.
+ */
+final class RelayProcess implements AutoCloseable {
+
+	private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+	final String name;
+
+	final int port;
+
+	private final Process process;
+
+	RelayProcess(String name, Map<String, String> settings) {
+		this.name = name;
+		this.port = FreePorts.pick();
+		List<String> command = new ArrayList<>(
+				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
+						"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath(),
+						"io.kindling.relay.RelayApplication", "--server.port=" + this.port));
+		settings.forEach((key, value) -> command.add("--" + key + "=" + value));
+		try {
+			this.process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(Path.of("target", "relay-" + name + ".log").toFile())
+				.start();
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	private static String classpath() {
+		try {
+			String dependencies = Files.readString(Path.of("target", "relay-classpath.txt")).strip();
+			return Path.of("target", "classes").toAbsolutePath() + File.pathSeparator + dependencies;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("target/relay-classpath.txt is written by the build (mvn verify)", ex);
+		}
+	}
+
+	void awaitHealthy() {
+		FreePorts.await("relay " + this.name + " on port " + this.port, Duration.ofSeconds(90),
+				() -> get("/actuator/health").contains("\"status\":\"UP\""));
+	}
+
+	/** SIGKILL: no shutdown hook, no graceful stop, as in a crash. */
+	void kill() throws InterruptedException {
+		this.process.destroyForcibly();
+		this.process.waitFor(10, TimeUnit.SECONDS);
+	}
+
+	double published(String source) {
+		Matcher matcher = Pattern
+			.compile("kindling_relay_published_total\\{[^}]*source=\"" + source + "\"[^}]*\\} ([0-9.eE+]+)")
+			.matcher(get("/actuator/prometheus"));
+		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+	}
+
+	String get(String path) {
+		if (!this.process.isAlive()) {
+			throw new IllegalStateException("relay " + this.name + " ended; see target/relay-" + this.name + ".log");
+		}
+		try {
+			return HTTP
+				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+					.timeout(Duration.ofSeconds(5))
+					.build(), HttpResponse.BodyHandlers.ofString())
+				.body();
+		}
+		catch (IOException ex) {
+			return "";
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return "";
+		}
+	}
+
+	@Override
+	public void close() throws InterruptedException {
+		this.process.destroy();
+		if (!this.process.waitFor(20, TimeUnit.SECONDS)) {
+			kill();
+		}
+	}
+
+}
