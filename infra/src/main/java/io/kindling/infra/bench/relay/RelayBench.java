@@ -1,0 +1,542 @@
+package io.kindling.infra.bench.relay;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+import io.kindling.infra.kafka.KafkaBroker;
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import org.HdrHistogram.Histogram;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code ./kindling bench relay}: starts its own MariaDB, Kafka and an outbox-relay jar
+ * on free ports and measures, beside a naive relay in this process (one row, one
+ * synchronous send, one update per transaction) on a table of the same shape:
+ * <ul>
+ * <li>the sustained publish rate through a backlog of {@code --backlog} rows (200,000);
+ * <li>commit-to-consumer latency p50/p99 at {@code --rate} events/s (1,000), each event
+ * committed in its own transaction;
+ * <li>the relay's queries per second against the database while idle.
+ * </ul>
+ */
+public final class RelayBench {
+
+	private static final String DATABASE = "kindling_swipe";
+
+	private static final String TOPIC = "bench.matches";
+
+	private static final String NAIVE_TOPIC = "bench.naive";
+
+	private RelayBench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		int backlog = (int) longArg(args, "--backlog", 200_000);
+		int rate = (int) longArg(args, "--rate", 1_000);
+		int seconds = (int) longArg(args, "--seconds", 20);
+		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
+		Path jar = root.resolve("outbox-relay/target/outbox-relay.jar");
+		if (!Files.exists(jar)) {
+			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl outbox-relay -am package)");
+		}
+		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/outbox-table.sql"))
+			.strip();
+		Path work = Files.createTempDirectory("kindling-bench-relay-");
+		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
+		KafkaBroker kafka = new KafkaBroker(work.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 12);
+		Process relay = null;
+		TopicCounter relayTopic = null;
+		TopicCounter naiveTopic = null;
+		try {
+			mariaDb.start();
+			kafka.start();
+			mariaDb.createDatabase(DATABASE);
+			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
+			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox")) {
+					db.createStatement().execute(tableShape.replace("outbox_table_name", table).replace(";", ""));
+				}
+			}
+			createTopics(kafka.bootstrapServers());
+			relayTopic = new TopicCounter(kafka.bootstrapServers(), TOPIC);
+			naiveTopic = new TopicCounter(kafka.bootstrapServers(), NAIVE_TOPIC);
+			System.out.printf("relay bench: backlog %,d rows, %,d events/s for %d s, Kafka 12 partitions%n", backlog,
+					rate, seconds);
+			System.out.println("writing the backlogs...");
+			insertBacklog(jdbcUrl, "match_outbox", backlog);
+			insertBacklog(jdbcUrl, "naive_outbox", backlog);
+
+			System.out.println("starting outbox-relay and draining its backlog...");
+			int port = FreePorts.pick();
+			relay = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
+					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
+					"--kindling.relay.sources[0].name=matches", "--kindling.relay.sources[0].url=" + jdbcUrl,
+					"--kindling.relay.sources[0].table=match_outbox", "--kindling.relay.sources[0].topic=" + TOPIC,
+					"--kindling.relay.sources[1].name=rooms", "--kindling.relay.sources[1].url=" + jdbcUrl,
+					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
+					"--logging.level.root=WARN")
+				.redirectErrorStream(true)
+				.redirectOutput(work.resolve("outbox-relay.log").toFile())
+				.start();
+			awaitHealthy(port, relay, work);
+			Drain relayDrain = relayTopic.awaitCount(backlog, Duration.ofSeconds(180));
+
+			System.out.printf("naive relay on its backlog for %d s...%n", seconds);
+			NaiveRelay naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
+			naive.start();
+			long naiveStart = System.nanoTime();
+			long naiveCountBefore = naive.published.get();
+			Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+			double naiveBacklogRate = (naive.published.get() - naiveCountBefore)
+					/ ((System.nanoTime() - naiveStart) / 1e9);
+			naive.stop();
+			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+				db.createStatement().execute("DELETE FROM naive_outbox WHERE published_at IS NULL");
+			}
+
+			System.out.println("idle: counting the relay's queries for 5 s...");
+			double idleQueries = idleQueriesPerSecond(jdbcUrl, Duration.ofSeconds(5));
+
+			System.out.printf("outbox-relay at %,d events/s for %d s...%n", rate, seconds);
+			Histogram relayLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds);
+
+			System.out.printf("naive relay at %,d events/s for %d s...%n", rate, seconds);
+			naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
+			naive.start();
+			Histogram naiveLatency = latencyRun(jdbcUrl, "naive_outbox", naiveTopic, rate, seconds);
+			long naiveLeft = unpublished(jdbcUrl, "naive_outbox");
+			naive.stop();
+
+			System.out.println();
+			System.out.printf("Backlog of %,d rows (10,000 keys, ~300-byte JSON); then %,d events/s, each committed"
+					+ " in its own transaction, for %d s; latency = commit returned -> record polled by a consumer.%n%n",
+					backlog, rate, seconds);
+			String format = "| %-44s | %16s | %13s | %13s | %13s |%n";
+			System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
+			System.out.printf(format, "---", "---:", "---:", "---:", "---:");
+			System.out.printf(format, "outbox-relay (16 partitions, 4 workers, 500/batch)",
+					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
+					ms(relayLatency, 100));
+			System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
+					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
+					ms(naiveLatency, 100));
+			System.out.printf(
+					"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
+							+ " (both sources, probe at polling.max-interval 50 ms)%n",
+					backlog, relayDrain.seconds(), idleQueries);
+			System.out.printf(
+					"naive: %,d of %,d latency-run events delivered in time, %,d still unpublished at the end%n",
+					naiveLatency.getTotalCount(), (long) rate * seconds, naiveLeft);
+		}
+		finally {
+			if (relayTopic != null) {
+				relayTopic.close();
+			}
+			if (naiveTopic != null) {
+				naiveTopic.close();
+			}
+			if (relay != null) {
+				relay.destroy();
+				if (!relay.waitFor(20, TimeUnit.SECONDS)) {
+					relay.destroyForcibly();
+				}
+			}
+			kafka.close();
+			mariaDb.close();
+			deleteQuietly(work);
+		}
+	}
+
+	private static void createTopics(String bootstrapServers) throws Exception {
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
+			admin.createTopics(List.of(new NewTopic(TOPIC, 12, (short) 1), new NewTopic(NAIVE_TOPIC, 12, (short) 1),
+					new NewTopic("bench.rooms", 12, (short) 1)))
+				.all()
+				.get();
+		}
+	}
+
+	private static void insertBacklog(String jdbcUrl, String table, int rows) throws SQLException {
+		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+			db.setAutoCommit(false);
+			Timestamp now = Timestamp.from(Instant.now());
+			try (PreparedStatement insert = db.prepareStatement("INSERT INTO " + table
+					+ " (event_id, event_type, event_key, key_hash, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+				for (int i = 0; i < rows; i++) {
+					Event event = Event.next(i);
+					insert.setString(1, event.eventId());
+					insert.setString(2, "MATCH_CREATED");
+					insert.setString(3, event.key());
+					insert.setLong(4, event.keyHash());
+					insert.setString(5, event.payload());
+					insert.setTimestamp(6, now);
+					insert.addBatch();
+					if (i % 5_000 == 4_999) {
+						insert.executeBatch();
+						db.commit();
+					}
+				}
+				insert.executeBatch();
+				db.commit();
+			}
+		}
+	}
+
+	/**
+	 * Writes {@code rate} events a second, each in its own transaction, from 4 threads;
+	 * the latency of each is from its commit returning to a consumer polling it.
+	 */
+	private static Histogram latencyRun(String jdbcUrl, String table, TopicCounter topic, int rate, int seconds)
+			throws Exception {
+		Map<String, Long> committedAt = new ConcurrentHashMap<>();
+		topic.arrivals.clear();
+		int threads = 4;
+		long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+		long total = (long) rate * seconds;
+		List<Thread> writers = new ArrayList<>();
+		for (int t = 0; t < threads; t++) {
+			int thread = t;
+			writers.add(Thread.ofPlatform().start(() -> {
+				try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+						PreparedStatement insert = db.prepareStatement("INSERT INTO " + table
+								+ " (event_id, event_type, event_key, key_hash, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
+					db.setAutoCommit(false);
+					for (long i = thread; i < total; i += threads) {
+						long due = start + i * 1_000_000_000L / rate;
+						long wait = due - System.nanoTime();
+						if (wait > 0) {
+							TimeUnit.NANOSECONDS.sleep(wait);
+						}
+						Event event = Event.next((int) (i % 1_000_000));
+						insert.setString(1, event.eventId());
+						insert.setString(2, "MATCH_CREATED");
+						insert.setString(3, event.key());
+						insert.setLong(4, event.keyHash());
+						insert.setString(5, event.payload());
+						insert.setTimestamp(6, Timestamp.from(Instant.now()));
+						insert.executeUpdate();
+						db.commit();
+						committedAt.put(event.eventId(), System.nanoTime());
+					}
+				}
+				catch (SQLException | InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}));
+		}
+		for (Thread writer : writers) {
+			writer.join();
+		}
+		// Let the tail arrive (a naive relay that falls behind does not get forever).
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+		while (System.nanoTime() < deadline && !topic.arrivals.keySet().containsAll(committedAt.keySet())) {
+			Thread.sleep(100);
+		}
+		Histogram latency = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
+		// The first second warms the path; it is not measured.
+		long measuredFrom = start + TimeUnit.SECONDS.toNanos(1);
+		committedAt.forEach((eventId, committed) -> {
+			Long arrived = topic.arrivals.get(eventId);
+			if (arrived != null && committed >= measuredFrom) {
+				latency.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(arrived - committed)));
+			}
+		});
+		return latency;
+	}
+
+	private static double idleQueriesPerSecond(String jdbcUrl, Duration window) throws Exception {
+		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+			long before = globalQuestions(db);
+			Thread.sleep(window.toMillis());
+			long after = globalQuestions(db);
+			// minus the two status queries of this measurement
+			return (after - before - 1) / (double) window.toSeconds();
+		}
+	}
+
+	private static long globalQuestions(Connection db) throws SQLException {
+		try (Statement statement = db.createStatement();
+				ResultSet rs = statement.executeQuery("SHOW GLOBAL STATUS LIKE 'Questions'")) {
+			rs.next();
+			return rs.getLong(2);
+		}
+	}
+
+	private static long unpublished(String jdbcUrl, String table) throws SQLException {
+		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				ResultSet rs = db.createStatement()
+					.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE published_at IS NULL")) {
+			rs.next();
+			return rs.getLong(1);
+		}
+	}
+
+	/** One event of the bench: 10,000 keys, a MATCH_CREATED-shaped payload. */
+	record Event(String eventId, String key, long keyHash, String payload) {
+
+		static Event next(int i) {
+			String eventId = UUID.randomUUID().toString();
+			int low = i % 10_000;
+			String key = low + ":" + (low + 100_000);
+			CRC32 crc = new CRC32();
+			crc.update(key.getBytes(StandardCharsets.UTF_8));
+			String payload = "{\"event_id\":\"" + eventId + "\",\"event_type\":\"MATCH_CREATED\",\"event_key\":\"" + key
+					+ "\",\"match_id\":" + i + ",\"user_ids\":[" + low + "," + (low + 100_000)
+					+ "],\"matched_at\":\"2026-12-02T10:00:00Z\",\"occurred_at\":\"2026-12-02T10:00:00.120Z\"}";
+			return new Event(eventId, key, crc.getValue(), payload);
+		}
+
+	}
+
+	record Drain(long records, double seconds) {
+
+		double perSecond() {
+			return this.records / this.seconds;
+		}
+
+	}
+
+	/** Reads a whole topic, noting when each event id first arrives. */
+	static final class TopicCounter implements AutoCloseable {
+
+		final Map<String, Long> arrivals = new ConcurrentHashMap<>();
+
+		private final AtomicLong count = new AtomicLong();
+
+		private volatile long firstArrival;
+
+		private volatile long lastArrival;
+
+		private volatile boolean running = true;
+
+		private final Thread poller;
+
+		TopicCounter(String bootstrapServers, String topic) {
+			this.poller = Thread.ofPlatform().daemon().start(() -> poll(bootstrapServers, topic));
+		}
+
+		private void poll(String bootstrapServers, String topic) {
+			Map<String, Object> config = new HashMap<>();
+			config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+			config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+			config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+			config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+			config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+			try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
+				List<TopicPartition> partitions = new ArrayList<>();
+				for (int i = 0; i < 12; i++) {
+					partitions.add(new TopicPartition(topic, i));
+				}
+				consumer.assign(partitions);
+				consumer.seekToBeginning(partitions);
+				while (this.running) {
+					for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(50))) {
+						long now = System.nanoTime();
+						if (this.count.getAndIncrement() == 0) {
+							this.firstArrival = now;
+						}
+						this.lastArrival = now;
+						Header eventId = record.headers().lastHeader("event_id");
+						if (eventId != null) {
+							this.arrivals.putIfAbsent(new String(eventId.value(), StandardCharsets.UTF_8), now);
+						}
+					}
+				}
+			}
+		}
+
+		Drain awaitCount(long records, Duration timeout) throws InterruptedException {
+			long deadline = System.nanoTime() + timeout.toNanos();
+			long nextReport = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			while (this.count.get() < records) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("only " + this.count.get() + " of " + records + " records arrived");
+				}
+				if (System.nanoTime() > nextReport) {
+					System.out.printf("  %,d of %,d%n", this.count.get(), records);
+					nextReport += TimeUnit.SECONDS.toNanos(5);
+				}
+				Thread.sleep(20);
+			}
+			return new Drain(records, (this.lastArrival - this.firstArrival) / 1e9);
+		}
+
+		@Override
+		public void close() throws InterruptedException {
+			this.running = false;
+			this.poller.join(5000);
+		}
+
+	}
+
+	/**
+	 * The textbook first attempt: claim one row, send it, wait for the ack, mark it,
+	 * commit; poll every 50 ms when there is nothing to do.
+	 */
+	static final class NaiveRelay {
+
+		final AtomicLong published = new AtomicLong();
+
+		private final String jdbcUrl;
+
+		private final KafkaProducer<String, String> producer;
+
+		private volatile boolean running;
+
+		private @Nullable Thread thread;
+
+		NaiveRelay(String jdbcUrl, String bootstrapServers) {
+			this.jdbcUrl = jdbcUrl;
+			this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+					ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+					ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+					ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class));
+		}
+
+		void start() {
+			this.running = true;
+			this.thread = Thread.ofPlatform().name("naive-relay").start(this::run);
+		}
+
+		void stop() throws InterruptedException {
+			this.running = false;
+			if (this.thread != null) {
+				this.thread.join();
+			}
+			this.producer.close();
+		}
+
+		private void run() {
+			try (Connection db = DriverManager.getConnection(this.jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+					PreparedStatement claim = db.prepareStatement("""
+							SELECT id, event_id, event_type, event_key, payload FROM naive_outbox
+							WHERE published_at IS NULL ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED""");
+					PreparedStatement mark = db
+						.prepareStatement("UPDATE naive_outbox SET published_at = ? WHERE id = ?")) {
+				db.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
+				db.setAutoCommit(false);
+				while (this.running) {
+					boolean found;
+					try (ResultSet row = claim.executeQuery()) {
+						found = row.next();
+						if (found) {
+							ProducerRecord<String, String> record = new ProducerRecord<>(NAIVE_TOPIC,
+									row.getString("event_key"), row.getString("payload"));
+							record.headers()
+								.add("event_id", row.getString("event_id").getBytes(StandardCharsets.UTF_8));
+							record.headers()
+								.add("event_type", row.getString("event_type").getBytes(StandardCharsets.UTF_8));
+							this.producer.send(record).get();
+							mark.setTimestamp(1, Timestamp.from(Instant.now()));
+							mark.setLong(2, row.getLong("id"));
+							mark.executeUpdate();
+						}
+					}
+					db.commit();
+					if (found) {
+						this.published.incrementAndGet();
+					}
+					else {
+						Thread.sleep(50);
+					}
+				}
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+	}
+
+	private static String ms(Histogram histogram, double percentile) {
+		if (histogram.getTotalCount() == 0) {
+			return "-";
+		}
+		return String.format("%.1f ms", histogram.getValueAtPercentile(percentile) / 1000.0);
+	}
+
+	private static void awaitHealthy(int port, Process service, Path work) throws InterruptedException {
+		HttpClient http = HttpClient.newHttpClient();
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+		while (System.nanoTime() < deadline) {
+			if (!service.isAlive()) {
+				throw new IllegalStateException("outbox-relay exited; see " + work.resolve("outbox-relay.log"));
+			}
+			try {
+				HttpResponse<String> health = http.send(
+						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
+						HttpResponse.BodyHandlers.ofString());
+				if (health.statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(200);
+		}
+		throw new IllegalStateException("outbox-relay did not become healthy; see " + work.resolve("outbox-relay.log"));
+	}
+
+	private static String javaBinary() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+	static long longArg(String[] args, String name, long defaultValue) {
+		for (int i = 0; i < args.length - 1; i++) {
+			if (args[i].equals(name)) {
+				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
+			}
+		}
+		return defaultValue;
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a leftover temp dir is harmless
+		}
+	}
+
+}
