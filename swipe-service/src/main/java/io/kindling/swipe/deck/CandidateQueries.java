@@ -30,6 +30,9 @@ class CandidateQueries {
 	 */
 	private static final String SCORE = "desirability - LEAST(TIMESTAMPDIFF(HOUR, last_active_at, :now), 720) * 10 / 24";
 
+	/** The radius Geohash.distanceKm uses, so SQL and Java agree on who is in range. */
+	private static final double EARTH_RADIUS_M = 6_371_008.8;
+
 	private static final String COLUMNS = "user_id, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
 			+ "max_distance_km, " + SCORE + " AS score";
 
@@ -40,11 +43,12 @@ class CandidateQueries {
 	}
 
 	/**
-	 * The best-ranked people in the given geohash cells whose gender and age suit the
-	 * viewer and whose own gender and age preferences include the viewer. Distance is
-	 * checked by the caller; the covering index idx_profiles_deck serves the scan.
+	 * The best-ranked people in the given geohash cells who suit the viewer and whom the
+	 * viewer suits (gender, age and distance both ways), best first: ids only, the few
+	 * chosen are read by {@link #byIds}. The covering index idx_profiles_deck serves the
+	 * scan.
 	 */
-	List<Candidate> near(Profile viewer, List<String> cells, LocalDate today, Instant now, int limit) {
+	List<Long> near(Profile viewer, List<String> cells, LocalDate today, Instant now, int limit) {
 		StringBuilder area = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
 		for (int i = 0; i < cells.size(); i++) {
@@ -59,14 +63,17 @@ class CandidateQueries {
 			params.put("hi" + i, cells.get(i) + "~");
 		}
 		int viewerAge = viewer.ageOn(today);
-		return this.jdbc.sql("SELECT " + COLUMNS + """
-				 FROM profiles
-				WHERE (%s)
-				  AND gender IN (:genders)
+		return this.jdbc.sql("SELECT user_id, " + SCORE + """
+				 AS score
+				FROM profiles
+				WHERE gender IN (:genders)
+				  AND (%s)
 				  AND FIND_IN_SET(:viewerGender, interested_in) > 0
 				  AND birth_date <= :youngestBirthDate AND birth_date > :oldestBirthDate
 				  AND age_min <= :viewerAge AND age_max >= :viewerAge
 				  AND user_id <> :viewerId
+				  AND ST_Distance_Sphere(POINT(lon, lat), POINT(:viewerLon, :viewerLat), :earthRadius)
+				      <= LEAST(max_distance_km, :viewerMaxDistanceKm) * 1000
 				ORDER BY score DESC, user_id
 				LIMIT :limit
 				""".formatted(area))
@@ -77,9 +84,13 @@ class CandidateQueries {
 			.param("oldestBirthDate", today.minusYears(viewer.ageMax() + 1L))
 			.param("viewerAge", viewerAge)
 			.param("viewerId", viewer.userId())
+			.param("viewerLat", viewer.lat())
+			.param("viewerLon", viewer.lon())
+			.param("earthRadius", EARTH_RADIUS_M)
+			.param("viewerMaxDistanceKm", viewer.maxDistanceKm())
 			.param("now", Timestamp.from(now))
 			.param("limit", limit)
-			.query(CandidateQueries::candidate)
+			.query((rs, row) -> rs.getLong("user_id"))
 			.list();
 	}
 

@@ -5,6 +5,7 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -28,10 +29,10 @@ import org.springframework.stereotype.Component;
 class DeckAssembler {
 
 	/**
-	 * The narrowest search area: geohash cells of about 4.9 × 4.9 km and their
-	 * neighbours.
+	 * The narrowest search area: geohash cells of about 1.2 × 0.6 km and their
+	 * neighbours, enough in a dense city centre.
 	 */
-	private static final int NARROWEST_PRECISION = 5;
+	private static final int NARROWEST_PRECISION = 6;
 
 	private final CandidateQueries queries;
 
@@ -43,8 +44,11 @@ class DeckAssembler {
 
 	private final DiscoveryProperties.Deck settings;
 
+	private final SearchAreas areas;
+
 	DeckAssembler(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
-			DiscoveryProperties properties) {
+			DiscoveryProperties properties, SearchAreas areas) {
+		this.areas = areas;
 		this.queries = queries;
 		this.swiped = swiped;
 		this.superLikes = superLikes;
@@ -107,25 +111,39 @@ class DeckAssembler {
 	}
 
 	/**
-	 * The organic pool: the viewer's geohash cell and its neighbours, widening to larger
-	 * cells while the area yields too few new faces, never wider than the viewer's
-	 * distance needs.
+	 * The organic pool, best first: the viewer's geohash cell and its neighbours,
+	 * widening to larger cells while the area yields fewer than {@code size} new faces,
+	 * never wider than the viewer's distance needs. The area that sufficed last time is
+	 * where the next deck starts, since swipes only use an area up.
 	 */
 	private Map<Long, Candidate> organicPool(Profile viewer, LocalDate today, Instant now, Set<Long> blocked,
 			int size) {
 		int widest = Math.min(NARROWEST_PRECISION, Geohash.precisionFor(viewer.maxDistanceKm()));
 		long swipes = this.swiped.swipeCount(viewer.userId());
 		// the already-swiped are mostly the best ranked: read past them
-		int limit = (int) Math.min(this.settings.maxPool(), 3L * size + swipes);
-		Map<Long, Candidate> pool = new LinkedHashMap<>();
-		for (int precision = NARROWEST_PRECISION; precision >= widest; precision--) {
+		int limit = (int) Math.min(this.settings.maxPool(), 2L * size + swipes);
+		List<Long> fresh = List.of();
+		int precision = Math.max(widest, Math.min(NARROWEST_PRECISION, this.areas.lastUsed(viewer)));
+		for (; precision >= widest; precision--) {
 			List<String> cells = Geohash.cellAndNeighbours(viewer.geohash().substring(0, precision));
-			List<Candidate> found = eligible(viewer, today, this.queries.near(viewer, cells, today, now, limit),
-					blocked);
-			pool.clear();
-			found.forEach((candidate) -> pool.put(candidate.userId(), candidate));
-			if (pool.size() >= size) {
+			List<Long> ranked = this.queries.near(viewer, cells, today, now, limit);
+			Set<Long> swiped = this.swiped.swipedAmong(viewer.userId(), ranked);
+			fresh = ranked.stream().filter((id) -> !swiped.contains(id) && !blocked.contains(id)).toList();
+			if (fresh.size() >= size) {
 				break;
+			}
+		}
+		this.areas.remember(viewer, Math.max(precision, widest));
+		List<Long> chosen = fresh.subList(0, Math.min(fresh.size(), size));
+		Map<Long, Candidate> byId = new HashMap<>();
+		for (Candidate candidate : this.queries.byIds(chosen, now)) {
+			byId.put(candidate.userId(), candidate);
+		}
+		Map<Long, Candidate> pool = new LinkedHashMap<>();
+		for (Long id : chosen) {
+			Candidate candidate = byId.get(id);
+			if (candidate != null && candidate.suits(viewer, today)) {
+				pool.put(id, candidate);
 			}
 		}
 		return pool;

@@ -35,8 +35,11 @@ class DeckService {
 
 	private final Clock clock;
 
+	private final SearchAreas areas;
+
 	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
-			DiscoveryProperties properties, Clock clock) {
+			DiscoveryProperties properties, Clock clock, SearchAreas areas) {
+		this.areas = areas;
 		this.store = store;
 		this.assembler = assembler;
 		this.queries = queries;
