@@ -6,8 +6,6 @@ import io.kindling.redis.bloom.BloomKeys;
 import io.kindling.redis.bloom.BloomSpec;
 import io.kindling.redis.bloom.BucketedBloomFilter;
 import io.kindling.redis.bloom.ModuleBloomFilter;
-import io.kindling.swipe.deck.DiscoveryProperties;
-import io.kindling.swipe.deck.DiscoveryProperties.Bloom.Mode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import redis.clients.jedis.DefaultJedisClientConfig;
@@ -32,8 +30,8 @@ class BloomConfiguration {
 	static final BloomKeys KEYS = new BloomKeys("swiped_bf");
 
 	@Bean
-	ModuleClient bloomModuleClient(DiscoveryProperties properties, JedisConnectionFactory connectionFactory) {
-		Mode mode = properties.bloom().mode();
+	ModuleClient bloomModuleClient(BloomProperties properties, JedisConnectionFactory connectionFactory) {
+		BloomProperties.Mode mode = properties.mode();
 		boolean module = switch (mode) {
 			case MODULE -> true;
 			case BITMAP -> false;
@@ -52,15 +50,14 @@ class BloomConfiguration {
 	}
 
 	@Bean
-	BucketedBloomFilter swipeHistoryBloomFilter(DiscoveryProperties properties, ModuleClient moduleClient,
+	BucketedBloomFilter swipeHistoryBloomFilter(BloomProperties properties, ModuleClient moduleClient,
 			StringRedisTemplate redis) {
-		BloomSpec spec = new BloomSpec(properties.bloom().capacity(), properties.bloom().errorRate());
+		BloomSpec spec = new BloomSpec(properties.capacity(), properties.errorRate());
 		BucketedBloomFilter filter = (moduleClient.jedis() != null)
 				? new ModuleBloomFilter(moduleClient.jedis(), KEYS, spec) : new BitmapBloomFilter(redis, KEYS, spec);
 		log.info(
 				"swipe history filter: {} (mode setting {}), {} swipes per bucket at error rate {}, {} bits and {} hashes per bucket",
-				filter.mode(), properties.bloom().mode(), spec.capacity(), spec.errorRate(), spec.bits(),
-				spec.hashes());
+				filter.mode(), properties.mode(), spec.capacity(), spec.errorRate(), spec.bits(), spec.hashes());
 		return filter;
 	}
 

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
-import io.kindling.swipe.deck.DiscoveryProperties;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.web.ProblemException;
@@ -39,14 +38,14 @@ public class Boosts {
 
 	private final ProfileDirectory profiles;
 
-	private final DiscoveryProperties.Boost settings;
+	private final BoostProperties settings;
 
 	private final Clock clock;
 
-	Boosts(StringRedisTemplate redis, ProfileDirectory profiles, DiscoveryProperties properties, Clock clock) {
+	Boosts(StringRedisTemplate redis, ProfileDirectory profiles, BoostProperties properties, Clock clock) {
 		this.redis = redis;
 		this.profiles = profiles;
-		this.settings = properties.boost();
+		this.settings = properties;
 		this.clock = clock;
 	}
 

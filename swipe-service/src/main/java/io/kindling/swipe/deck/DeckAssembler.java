@@ -42,18 +42,18 @@ class DeckAssembler {
 
 	private final Boosts boosts;
 
-	private final DiscoveryProperties.Deck settings;
+	private final DeckProperties settings;
 
 	private final SearchAreas areas;
 
 	DeckAssembler(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
-			DiscoveryProperties properties, SearchAreas areas) {
+			DeckProperties properties, SearchAreas areas) {
 		this.areas = areas;
 		this.queries = queries;
 		this.swiped = swiped;
 		this.superLikes = superLikes;
 		this.boosts = boosts;
-		this.settings = properties.deck();
+		this.settings = properties;
 	}
 
 	List<Card> assemble(Profile viewer, Instant now) {

@@ -31,20 +31,20 @@ class DeckService {
 
 	private final ProfileDirectory profiles;
 
-	private final DiscoveryProperties.Deck settings;
+	private final DeckProperties settings;
 
 	private final Clock clock;
 
 	private final SearchAreas areas;
 
 	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
-			DiscoveryProperties properties, Clock clock, SearchAreas areas) {
+			DeckProperties properties, Clock clock, SearchAreas areas) {
 		this.areas = areas;
 		this.store = store;
 		this.assembler = assembler;
 		this.queries = queries;
 		this.profiles = profiles;
-		this.settings = properties.deck();
+		this.settings = properties;
 		this.clock = clock;
 	}
 

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
-import io.kindling.swipe.deck.DiscoveryProperties;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 
@@ -29,11 +28,11 @@ public class SuperLikes {
 
 	private final StringRedisTemplate redis;
 
-	private final DiscoveryProperties properties;
+	private final SuperLikeProperties properties;
 
 	private final Clock clock;
 
-	SuperLikes(StringRedisTemplate redis, DiscoveryProperties properties, Clock clock) {
+	SuperLikes(StringRedisTemplate redis, SuperLikeProperties properties, Clock clock) {
 		this.redis = redis;
 		this.properties = properties;
 		this.clock = clock;

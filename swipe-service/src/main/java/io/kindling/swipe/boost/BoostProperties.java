@@ -1,0 +1,23 @@
+package io.kindling.swipe.boost;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * @param duration how long a boost lasts
+ * @param cooldown one boost per user per this long, counted from the boost's start
+ * @param cellPrecision geohash length of {@code boosted_users:{<prefix>}} (4 ≈ 39 × 20
+ * km)
+ */
+@Validated
+@ConfigurationProperties("kindling.swipe.boost")
+record BoostProperties(@DefaultValue("30m") @NotNull Duration duration, @DefaultValue("12h") @NotNull Duration cooldown,
+		@DefaultValue("4") @Min(1) @Max(9) int cellPrecision) {
+
+}

@@ -1,0 +1,25 @@
+package io.kindling.swipe.deck;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * @param size cards per assembled deck
+ * @param ttl how long an assembled deck is kept in Redis
+ * @param organicPerBoost organic cards before each boosted one
+ * @param maxBoosted boosted cards per deck at most
+ * @param maxPool candidate rows read from MySQL per search area at most
+ */
+@Validated
+@ConfigurationProperties("kindling.swipe.deck")
+record DeckProperties(@DefaultValue("200") @Min(1) @Max(1000) int size, @DefaultValue("1h") @NotNull Duration ttl,
+		@DefaultValue("5") @Min(1) int organicPerBoost, @DefaultValue("2") @Min(0) int maxBoosted,
+		@DefaultValue("50000") @Min(100) int maxPool) {
+
+}
