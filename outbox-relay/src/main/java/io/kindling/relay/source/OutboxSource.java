@@ -13,7 +13,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -63,10 +62,13 @@ public final class OutboxSource implements AutoCloseable {
 		// The owning service may start later than the relay; the pool connects when it
 		// can.
 		config.setInitializationFailTimeout(-1);
+		// The driver remembers autocommit and isolation instead of asking the server
+		// around every claim transaction.
+		config.addDataSourceProperty("useLocalSessionState", "true");
 		this.dataSource = new HikariDataSource(config);
 		this.jdbc = JdbcClient.create(this.dataSource);
+		// Read committed comes from the pool, set once per connection.
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
-		this.transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
 	public String name() {
