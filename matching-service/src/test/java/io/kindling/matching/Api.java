@@ -1,12 +1,14 @@
 package io.kindling.matching;
 
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
@@ -21,11 +23,6 @@ public final class Api {
 
 	public static final JsonMapper JSON = JsonMapper.builder().build();
 
-	private static final HttpClient HTTP = HttpClient.newBuilder()
-		.version(HttpClient.Version.HTTP_1_1)
-		.connectTimeout(Duration.ofSeconds(5))
-		.build();
-
 	private final String base;
 
 	public Api(int port) {
@@ -37,29 +34,42 @@ public final class Api {
 	}
 
 	public Response send(String method, String path, @Nullable String token, @Nullable String body, String... headers) {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(this.base + path))
-			.timeout(Duration.ofSeconds(30))
-			.method(method,
-					(body != null) ? HttpRequest.BodyPublishers.ofString(body) : HttpRequest.BodyPublishers.noBody());
-		if (body != null && !List.of(headers).contains("Content-Type")) {
-			request.header("Content-Type", "application/json");
-		}
-		if (token != null) {
-			request.header("Authorization", "Bearer " + token);
-		}
-		if (headers.length > 0) {
-			request.headers(headers);
-		}
 		try {
-			HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
-			return new Response(response.statusCode(), response, response.body());
+			// HttpURLConnection, not java.net.http: a thousand concurrent virtual threads
+			// deadlocked the JDK client's selector here
+			HttpURLConnection connection = (HttpURLConnection) URI.create(this.base + path).toURL().openConnection();
+			connection.setConnectTimeout(5_000);
+			connection.setReadTimeout(30_000);
+			connection.setRequestMethod(method);
+			if (body != null && !List.of(headers).contains("Content-Type")) {
+				connection.setRequestProperty("Content-Type", "application/json");
+			}
+			if (token != null) {
+				connection.setRequestProperty("Authorization", "Bearer " + token);
+			}
+			for (int i = 0; i + 1 < headers.length; i += 2) {
+				connection.setRequestProperty(headers[i], headers[i + 1]);
+			}
+			if (body != null) {
+				connection.setDoOutput(true);
+				byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+				connection.setFixedLengthStreamingMode(bytes.length);
+				try (OutputStream out = connection.getOutputStream()) {
+					out.write(bytes);
+				}
+			}
+			int status = connection.getResponseCode();
+			InputStream in = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
+			String text = "";
+			if (in != null) {
+				try (in) {
+					text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+				}
+			}
+			return new Response(status, connection.getHeaderFields(), text);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException(method + " " + path + " failed", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
+			throw new UncheckedIOException(method + " " + path + " failed", ex);
 		}
 	}
 
@@ -81,7 +91,7 @@ public final class Api {
 		return send("DELETE", "/api/matching", token, null);
 	}
 
-	public record Response(int status, HttpResponse<String> raw, String body) {
+	public record Response(int status, Map<String, List<String>> headers, String body) {
 
 		public JsonNode json() {
 			return JSON.readTree(this.body);
@@ -93,7 +103,12 @@ public final class Api {
 		}
 
 		public @Nullable String header(String name) {
-			return this.raw.headers().firstValue(name).orElse(null);
+			return this.headers.entrySet()
+				.stream()
+				.filter((entry) -> entry.getKey() != null && entry.getKey().equalsIgnoreCase(name))
+				.map((entry) -> entry.getValue().get(0))
+				.findFirst()
+				.orElse(null);
 		}
 
 	}
