@@ -11,6 +11,8 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Supplier;
 
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
@@ -88,10 +90,10 @@ class Swipes {
 			refuseNewSwipe(targetUserId, action, checks, now);
 		}
 		String requestHash = requestHash(userId, targetUserId, action);
-		FirstTransaction stored = Objects.requireNonNull(this.transactions.execute((tx) -> {
+		FirstTransaction stored = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
 			boolean inserted = this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
 			return new FirstTransaction(this.history.lock(userId, requestId), inserted);
-		}));
+		})));
 		SwipeRow swipe = stored.row();
 		if (!stored.inserted()) {
 			if (!swipe.requestHash().equals(requestHash)) {
@@ -135,6 +137,10 @@ class Swipes {
 		if (swipe.finished()) {
 			return swipe;
 		}
+		return retryingLockConflicts(() -> decide(swipe));
+	}
+
+	private SwipeRow decide(SwipeRow swipe) {
 		long userId = swipe.userId();
 		long targetUserId = swipe.targetUserId();
 		boolean redisSaysMutual = false;
@@ -171,40 +177,30 @@ class Swipes {
 	private SwipeRow secondTransaction(SwipeRow swipe) {
 		long userId = swipe.userId();
 		long targetUserId = swipe.targetUserId();
-		for (int attempt = 1;; attempt++) {
-			try {
-				return Objects.requireNonNull(this.transactions.execute((tx) -> {
-					SwipeRow own;
-					boolean likedBack;
-					if (userId < targetUserId) {
-						own = this.history.lock(userId, swipe.requestId());
-						likedBack = this.history.likesLocked(targetUserId, userId);
-					}
-					else {
-						likedBack = this.history.likesLocked(targetUserId, userId);
-						own = this.history.lock(userId, swipe.requestId());
-					}
-					if (own.finished()) {
-						return own;
-					}
-					if (!likedBack || own.undoneAt() != null) {
-						// Redis remembered a like that MySQL no longer has (rewound): no
-						// match is invented
-						this.history.finishWithoutMatch(userId, swipe.requestId());
-						return own.notMatched();
-					}
-					MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
-					this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
-					return own.matched(match.matchId(), match.matchedAt());
-				}));
+		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+			SwipeRow own;
+			boolean likedBack;
+			if (userId < targetUserId) {
+				own = this.history.lock(userId, swipe.requestId());
+				likedBack = this.history.likesLocked(targetUserId, userId);
 			}
-			catch (PessimisticLockingFailureException ex) {
-				if (attempt >= LOCK_ATTEMPTS) {
-					throw ex;
-				}
-				log.debug("TX 2 lost a lock race, retrying (attempt {})", attempt, ex);
+			else {
+				likedBack = this.history.likesLocked(targetUserId, userId);
+				own = this.history.lock(userId, swipe.requestId());
 			}
-		}
+			if (own.finished()) {
+				return own;
+			}
+			if (!likedBack || own.undoneAt() != null) {
+				// Redis remembered a like that MySQL no longer has (rewound): no
+				// match is invented
+				this.history.finishWithoutMatch(userId, swipe.requestId());
+				return own.notMatched();
+			}
+			MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
+			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
+			return own.matched(match.matchId(), match.matchedAt());
+		}));
 	}
 
 	/**
@@ -245,6 +241,32 @@ class Swipes {
 		}
 		catch (RuntimeException ex) {
 			log.warn("a SwipeRewound listener failed for swipe {}", rewound.swipeId(), ex);
+		}
+	}
+
+	/**
+	 * InnoDB picks a victim when two transactions wait on each other (the two sides of a
+	 * pair, a request and its retry); every step here is idempotent, so the loser just
+	 * runs again.
+	 */
+	private <T> T retryingLockConflicts(Supplier<T> step) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return step.get();
+			}
+			catch (PessimisticLockingFailureException ex) {
+				if (attempt >= LOCK_ATTEMPTS) {
+					throw ex;
+				}
+				log.debug("lost a lock race, running again (attempt {})", attempt, ex);
+				try {
+					Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L * attempt));
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+			}
 		}
 	}
 

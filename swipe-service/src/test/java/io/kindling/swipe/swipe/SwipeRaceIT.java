@@ -78,10 +78,21 @@ class SwipeRaceIT extends SwipeTestBase {
 			long passer = users.get(2 * PAIRS + 2 * i + 1);
 			swipes.add(new Swipe(liker, passer, key()));
 		}
-		// every request twice, both copies in flight together
-		List<Swipe> requests = new ArrayList<>(swipes);
-		requests.addAll(swipes);
-		Collections.shuffle(requests);
+		// each pair's two likes and their two retries are sent back to back, so all four
+		// are in
+		// flight at the same moment on different threads
+		List<List<Swipe>> groups = new ArrayList<>();
+		for (int i = 0; i < PAIRS; i++) {
+			List<Swipe> group = new ArrayList<>(
+					List.of(swipes.get(2 * i), swipes.get(2 * i), swipes.get(2 * i + 1), swipes.get(2 * i + 1)));
+			Collections.shuffle(group);
+			groups.add(group);
+		}
+		for (int i = 0; i < ONE_SIDED; i++) {
+			groups.add(List.of(swipes.get(2 * PAIRS + i), swipes.get(2 * PAIRS + i)));
+		}
+		Collections.shuffle(groups);
+		List<Swipe> requests = groups.stream().flatMap(List::stream).toList();
 
 		Map<String, List<String>> bodiesByKey = new ConcurrentHashMap<>();
 		AtomicInteger done = new AtomicInteger();
