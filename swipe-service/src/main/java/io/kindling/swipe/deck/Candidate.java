@@ -9,8 +9,8 @@ import io.kindling.swipe.profile.Gender;
 import io.kindling.swipe.profile.Profile;
 
 /** What the deck needs to know of a possible card: preferences, place and rank. */
-record Candidate(long userId, Gender gender, Set<Gender> interestedIn, LocalDate birthDate, double lat, double lon,
-		int ageMin, int ageMax, int maxDistanceKm, double score) {
+record Candidate(long userId, String displayName, Gender gender, Set<Gender> interestedIn, LocalDate birthDate,
+		double lat, double lon, int ageMin, int ageMax, int maxDistanceKm, double score) {
 
 	int ageOn(LocalDate day) {
 		return Period.between(this.birthDate, day).getYears();

@@ -33,7 +33,7 @@ class CandidateQueries {
 	/** The radius Geohash.distanceKm uses, so SQL and Java agree on who is in range. */
 	private static final double EARTH_RADIUS_M = 6_371_008.8;
 
-	private static final String COLUMNS = "user_id, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
+	private static final String COLUMNS = "user_id, display_name, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
 			+ "max_distance_km, " + SCORE + " AS score";
 
 	private final JdbcClient jdbc;
@@ -105,18 +105,6 @@ class CandidateQueries {
 			.list();
 	}
 
-	Map<Long, String> displayNames(Collection<Long> userIds) {
-		Map<Long, String> names = new HashMap<>();
-		if (!userIds.isEmpty()) {
-			this.jdbc.sql("SELECT user_id, display_name FROM profiles WHERE user_id IN (:userIds)")
-				.param("userIds", userIds)
-				.query((rs) -> {
-					names.put(rs.getLong("user_id"), rs.getString("display_name"));
-				});
-		}
-		return names;
-	}
-
 	/** Everyone the user blocked or was blocked by. */
 	Set<Long> blockedEitherWay(long userId) {
 		return new HashSet<>(this.jdbc.sql("""
@@ -145,10 +133,10 @@ class CandidateQueries {
 	}
 
 	private static Candidate candidate(ResultSet rs, int row) throws SQLException {
-		return new Candidate(rs.getLong("user_id"), Gender.valueOf(rs.getString("gender")),
-				genders(rs.getString("interested_in")), rs.getDate("birth_date").toLocalDate(), rs.getDouble("lat"),
-				rs.getDouble("lon"), rs.getInt("age_min"), rs.getInt("age_max"), rs.getInt("max_distance_km"),
-				rs.getDouble("score"));
+		return new Candidate(rs.getLong("user_id"), rs.getString("display_name"),
+				Gender.valueOf(rs.getString("gender")), genders(rs.getString("interested_in")),
+				rs.getDate("birth_date").toLocalDate(), rs.getDouble("lat"), rs.getDouble("lon"), rs.getInt("age_min"),
+				rs.getInt("age_max"), rs.getInt("max_distance_km"), rs.getDouble("score"));
 	}
 
 	/** MySQL returns a SET column as comma-separated members. */

@@ -164,17 +164,12 @@ class DeckAssembler {
 
 	private List<Card> cards(Profile viewer, LocalDate today, List<Candidate> order, List<Boolean> boostedFlags,
 			int superLikers) {
-		Map<Long, String> names = this.queries.displayNames(order.stream().map(Candidate::userId).toList());
 		List<Card> cards = new ArrayList<>(order.size());
 		for (int i = 0; i < order.size(); i++) {
 			Candidate candidate = order.get(i);
-			String name = names.get(candidate.userId());
-			if (name == null) {
-				continue;
-			}
 			long distance = Math.max(1, Math.round(candidate.distanceKm(viewer)));
-			cards.add(new Card(candidate.userId(), name, candidate.ageOn(today), distance, i < superLikers,
-					boostedFlags.get(i)));
+			cards.add(new Card(candidate.userId(), candidate.displayName(), candidate.ageOn(today), distance,
+					i < superLikers, boostedFlags.get(i)));
 		}
 		return cards;
 	}
