@@ -61,10 +61,11 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 		for (int from = 0; from < items.size(); from += ADD_CHUNK) {
 			List<String> chunk = items.subList(from, Math.min(items.size(), from + ADD_CHUNK));
 			int k = this.spec.hashes();
-			String[] args = new String[2 + chunk.size() * k];
+			String[] args = new String[3 + chunk.size() * k];
 			args[0] = String.valueOf(this.spec.capacity());
 			args[1] = String.valueOf(k);
-			int next = 2;
+			args[2] = String.valueOf(this.spec.bits());
+			int next = 3;
 			for (String item : chunk) {
 				for (long position : BloomHashing.positions(item, this.spec.bits(), k)) {
 					args[next++] = String.valueOf(position);
