@@ -26,16 +26,26 @@ class Desirability {
 	@EventListener
 	void on(SwipeRecorded swipe) {
 		double won = "PASS".equals(swipe.action()) ? 0 : 1;
-		this.jdbc.sql("""
-				UPDATE profiles target JOIN profiles swiper ON swiper.user_id = :swiperId
-				SET target.desirability = target.desirability
-				    + :k * (:won - 1 / (1 + POW(10, (swiper.desirability - target.desirability) / 400)))
-				WHERE target.user_id = :targetId
-				""")
+		// a plain read of the swiper's score, then one row locked: two people swiping
+		// each
+		// other at the same moment must not deadlock on each other's profile rows
+		Double swiperScore = this.jdbc.sql("SELECT desirability FROM profiles WHERE user_id = :swiperId")
 			.param("swiperId", swipe.userId())
+			.query(Double.class)
+			.optional()
+			.orElse(null);
+		if (swiperScore == null) {
+			return;
+		}
+		this.jdbc.sql("""
+				UPDATE profiles
+				SET desirability = desirability + :k * (:won - 1 / (1 + POW(10, (:swiperScore - desirability) / 400)))
+				WHERE user_id = :targetId
+				""")
 			.param("targetId", swipe.targetUserId())
 			.param("k", K)
 			.param("won", won)
+			.param("swiperScore", swiperScore)
 			.update();
 	}
 
