@@ -46,6 +46,46 @@ class DeckIT extends DeckTestSupport {
 	}
 
 	@Test
+	void swipesMadeThroughTheSwipeApiLeaveTheDeckAndARewindBringsThePersonBack() {
+		double[] at = place(35.68, 139.69);
+		long viewer = 7_050_000;
+		save(Person.woman(viewer, at[0], at[1]));
+		List<Long> men = LongStream.rangeClosed(viewer + 1, viewer + 8).boxed().toList();
+		men.forEach((id) -> save(Person.man(id, at[0], at[1])));
+		long superLiker = men.get(7);
+
+		assertThat(swipeOverHttp(viewer, men.get(0), "LIKE")).isEqualTo(HttpStatus.OK);
+		assertThat(swipeOverHttp(viewer, men.get(1), "PASS")).isEqualTo(HttpStatus.OK);
+		assertThat(swipeOverHttp(superLiker, viewer, "SUPER_LIKE")).isEqualTo(HttpStatus.OK);
+
+		List<JsonNode> cards = page(viewer, 100);
+		assertThat(ids(cards)).doesNotContain(men.get(0), men.get(1), viewer).hasSize(6);
+		assertThat(ids(cards).get(0)).isEqualTo(superLiker);
+		assertThat(cards.get(0).get("super_liked_you").asBoolean()).isTrue();
+
+		ResponseEntity<String> rewound = client().delete()
+			.uri("/api/swipes/last")
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(viewer))
+			.retrieve()
+			.toEntity(String.class);
+		assertThat(rewound.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+		assertThat(ids(page(viewer, 100))).contains(men.get(1)).doesNotContain(men.get(0));
+	}
+
+	private HttpStatus swipeOverHttp(long userId, long targetId, String action) {
+		return HttpStatus.valueOf(client().post()
+			.uri("/api/swipes")
+			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
+			.header("Idempotency-Key", java.util.UUID.randomUUID().toString())
+			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
+			.body("{\"target_user_id\": " + targetId + ", \"action\": \"" + action + "\"}")
+			.retrieve()
+			.toEntity(String.class)
+			.getStatusCode()
+			.value());
+	}
+
+	@Test
 	void preferencesAreHonouredBothWays() {
 		double[] at = place(52.52, 13.40);
 		long viewer = 7_200_000;
