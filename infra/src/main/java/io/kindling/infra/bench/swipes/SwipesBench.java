@@ -81,11 +81,14 @@ public final class SwipesBench {
 			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 			int port = FreePorts.pick();
 			// daily limits off: the bench swipes far more than a person does in a day
-			service = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
-					"--spring.data.redis.port=" + redis.port(), "--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-					"--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
-					"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN")
-				.redirectErrorStream(true)
+			List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx1g", "-jar", jar.toString(),
+					"--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
+					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
+					"--kindling.swipe.daily-likes=0", "--kindling.swipe.daily-super-likes=0",
+					"--logging.level.root=WARN"));
+			// any --name=value argument is a setting for the service
+			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(command::add);
+			service = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(work.resolve("swipe-service.log").toFile())
 				.start();
 			HttpClient http = HttpClient.newBuilder()
@@ -105,21 +108,28 @@ public final class SwipesBench {
 					seconds);
 
 			HttpLoad httpLoad = new HttpLoad(http, port, secret, users);
-			System.out.println("warming up the service...");
-			httpLoad.closedLoop(clients, Math.max(5, seconds / 2));
-			System.out.println("HTTP at full speed...");
-			Result httpMax = httpLoad.closedLoop(clients, seconds);
-			System.out.println("JDBC (the seed's two transactions) at full speed...");
 			JdbcLoad jdbcLoad = new JdbcLoad(jdbcUrl, jdbcOffset, users);
-			jdbcLoad.closedLoop(clients, Math.max(3, seconds / 3));
-			Result jdbcMax = jdbcLoad.closedLoop(clients, seconds);
+			System.out.println("warming up both...");
+			httpLoad.closedLoop(clients, Math.max(5, seconds / 2));
+			jdbcLoad.closedLoop(clients, Math.max(3, seconds / 4));
+			// the two alternate in slices, so a change in the machine's load hits both
+			// alike
+			String loadBefore = loadAverage();
+			Result httpMax = Result.NONE;
+			Result jdbcMax = Result.NONE;
+			for (int slice = 0; slice < 3; slice++) {
+				System.out.printf("full speed, slice %d of 3: HTTP, then raw JDBC...%n", slice + 1);
+				httpMax = httpMax.plus(httpLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+				jdbcMax = jdbcMax.plus(jdbcLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+			}
 			double halfRate = httpMax.perSecond() / 2;
 			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
 			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
+			String loadAfter = loadAverage();
 
 			System.out.println();
 			System.out.printf(
-					"POST /api/swipes: 70 %% PASS, 28 %% LIKE, 2 %% SUPER_LIKE, 10 %% retries (same key and payload); %d clients; %d s per row.%n",
+					"POST /api/swipes: 70 %% PASS, 28 %% LIKE, 2 %% SUPER_LIKE, 10 %% retries (same key and payload); %d clients; %d s per row (full speed in 3 slices alternating with JDBC).%n",
 					clients, seconds);
 			System.out.printf(
 					"Ceiling: the seed's TX 1 (INSERT .. ON DUPLICATE KEY, SELECT .. FOR UPDATE, UPDATE response_status) and, for a mutual like, TX 2 (matches, swipe_history, match_outbox), raw JDBC, same mix, same database.%n%n");
@@ -133,8 +143,10 @@ public final class SwipesBench {
 					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
 			System.out.printf(format, String.format("HTTP at half the maximum (%.0f/s)", halfRate), rate(httpHalf),
 					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.matches(), "");
-			System.out.printf("%nerrors: HTTP %d (full) + %d (half), JDBC %d%n", httpMax.errors(), httpHalf.errors(),
-					jdbcMax.errors());
+			System.out.printf(
+					"%nerrors: HTTP %d (full) + %d (half), JDBC %d; load average before %s, after %s (%d cores)%n",
+					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), loadBefore, loadAfter,
+					Runtime.getRuntime().availableProcessors());
 		}
 		finally {
 			if (service != null) {
@@ -150,6 +162,15 @@ public final class SwipesBench {
 	}
 
 	record Result(long operations, long errors, long matches, double seconds, Histogram latency) {
+
+		static final Result NONE = new Result(0, 0, 0, 0, new Histogram(3));
+
+		Result plus(Result other) {
+			Histogram both = this.latency.copy();
+			both.add(other.latency);
+			return new Result(this.operations + other.operations, this.errors + other.errors,
+					this.matches + other.matches, this.seconds + other.seconds, both);
+		}
 
 		double perSecond() {
 			return this.operations / this.seconds;
@@ -583,6 +604,16 @@ public final class SwipesBench {
 		}
 		throw new IllegalStateException(
 				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
+	}
+
+	private static String loadAverage() {
+		try {
+			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
+			return fields[0] + " " + fields[1] + " " + fields[2];
+		}
+		catch (IOException ex) {
+			return "unknown";
+		}
 	}
 
 	private static String rate(Result result) {
