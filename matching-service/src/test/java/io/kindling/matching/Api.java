@@ -35,8 +35,10 @@ public final class Api {
 
 	public Response send(String method, String path, @Nullable String token, @Nullable String body, String... headers) {
 		try {
-			// HttpURLConnection, not java.net.http: a thousand concurrent virtual threads
-			// deadlocked the JDK client's selector here
+			// HttpURLConnection, not java.net.http: a thousand concurrent clients
+			// deadlocked
+			// the JDK client's selector, and it dropped the body of a 401 to a POST.
+			// Not in streaming mode, so a 401 still gives its body.
 			HttpURLConnection connection = (HttpURLConnection) URI.create(this.base + path).toURL().openConnection();
 			connection.setConnectTimeout(5_000);
 			connection.setReadTimeout(30_000);
@@ -53,7 +55,6 @@ public final class Api {
 			if (body != null) {
 				connection.setDoOutput(true);
 				byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-				connection.setFixedLengthStreamingMode(bytes.length);
 				try (OutputStream out = connection.getOutputStream()) {
 					out.write(bytes);
 				}

@@ -101,6 +101,7 @@ class MatchingIT {
 				Api.Response response = this.api.send(method, "/api/matching", null,
 						method.equals("POST") ? "{\"topic_id\":1,\"size\":2}" : null, auth);
 				assertThat(response.status()).as(method + " " + List.of(auth)).isEqualTo(401);
+				assertThat(response.body()).as(method + " " + List.of(auth)).contains("\"status\":401");
 				assertProblem(response, 401);
 				assertThat(response.header("WWW-Authenticate")).isEqualTo("Bearer");
 			}
@@ -396,6 +397,9 @@ class MatchingIT {
 		finally {
 			this.jdbc.sql("RENAME TABLE conversation_participants_away TO conversation_participants").update();
 		}
+		// a sweep may be writing the room right now, which answers waiting until it is
+		// written
+		await().atMost(Duration.ofSeconds(5)).until(() -> this.api.status(a).field("status").equals("matched"));
 		Api.Response matched = this.api.status(a);
 		assertMatchedBody(matched.json(), 4, 2);
 		assertThat(this.api.status(b).body()).isEqualTo(matched.body());

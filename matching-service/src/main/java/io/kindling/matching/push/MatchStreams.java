@@ -9,13 +9,18 @@ import io.kindling.matching.join.MatchingStatus;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-/** The event streams open on this instance, by session token. */
+/**
+ * The event streams open on this instance, by session token. They are completed when the
+ * instance stops, so a graceful shutdown does not wait on them (clients reconnect
+ * elsewhere).
+ */
 @Component
-class MatchStreams {
+class MatchStreams implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(MatchStreams.class);
 
@@ -58,8 +63,23 @@ class MatchStreams {
 		}
 	}
 
-	int open() {
-		return this.streams.values().stream().mapToInt(Set::size).sum();
+	private volatile boolean running;
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.streams.values().forEach((emitters) -> emitters.forEach(SseEmitter::complete));
+		this.streams.clear();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
 	}
 
 }

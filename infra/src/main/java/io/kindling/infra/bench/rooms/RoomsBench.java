@@ -1,0 +1,642 @@
+package io.kindling.infra.bench.rooms;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.RedisServer;
+import org.HdrHistogram.Histogram;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+
+/**
+ * {@code ./kindling bench rooms [--seconds 10] [--clients 32]}: starts its own Redis,
+ * MariaDB and two matching-service jars on free ports, then measures, in one run:
+ * <ol>
+ * <li>join→matched throughput across the two instances (a pair's first join on A, the
+ * join that completes the room on B, then both leave), beside a no-op endpoint
+ * ({@code /actuator/health/liveness}) on the same instances;</li>
+ * <li>push latency at 200 joins/s: from sending the join that completes a room on A to
+ * the {@code matched} event on the other participant's stream on B; beside it the seed's
+ * polling client (GET every second);</li>
+ * <li>the forming script's cost with 100, 10,000 and 100,000 tokens waiting in the queue
+ * it pops from.</li>
+ * </ol>
+ * Stops everything it started.
+ */
+public final class RoomsBench {
+
+	private static final String DATABASE = "kindling_matching";
+
+	/** The bench adds its own topics so that concurrent pairs never meet by accident. */
+	private static final int FIRST_TOPIC = 1000;
+
+	private static final int TOPICS = 512;
+
+	private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
+
+	private static final Pattern STATUS = Pattern.compile("\"status\":\"([a-z]+)\"");
+
+	private RoomsBench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		int seconds = (int) longArg(args, "--seconds", 10);
+		int clients = (int) longArg(args, "--clients", 32);
+		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
+		Path jar = root.resolve("matching-service/target/matching-service.jar");
+		Path formScript = root.resolve("matching-service/src/main/resources/scripts/form_room.lua");
+		if (!Files.exists(jar)) {
+			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl matching-service -am package)");
+		}
+		Path work = Files.createTempDirectory("kindling-bench-rooms-");
+		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
+		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
+		List<Process> services = new ArrayList<>();
+		// an interrupted bench (Ctrl-C) stops what it started too
+		Thread cleanup = new Thread(() -> stopAll(services, redis, mariaDb, work), "rooms-bench-cleanup");
+		Runtime.getRuntime().addShutdownHook(cleanup);
+		try {
+			redis.start();
+			mariaDb.start();
+			mariaDb.createDatabase(DATABASE);
+			int portA = FreePorts.pick();
+			int portB = FreePorts.pick();
+			services.add(startService(jar, portA, redis, mariaDb, work.resolve("matching-a.log")));
+			services.add(startService(jar, portB, redis, mariaDb, work.resolve("matching-b.log")));
+			Http a = new Http(portA);
+			Http b = new Http(portB);
+			a.awaitHealthy(services.get(0), work);
+			b.awaitHealthy(services.get(1), work);
+			addTopics(mariaDb.jdbcUrl(DATABASE));
+			System.out.printf("rooms bench: two instances (ports %d, %d), %d clients, %d s per phase%n", portA, portB,
+					clients, seconds);
+
+			System.out.println("warming up...");
+			noOp(a, b, clients, Math.max(3, seconds / 2));
+			rooms(a, b, clients, Math.max(3, seconds / 2));
+			System.out.println("no-op endpoint at full speed...");
+			Throughput noOp = noOp(a, b, clients, seconds);
+			System.out.println("join -> matched at full speed...");
+			Throughput rooms = rooms(a, b, clients, seconds);
+			System.out.println("push latency at 200 joins/s, beside 1 s polling...");
+			PushResult push = push(a, b, seconds);
+			System.out.println("forming cost by queue depth...");
+			List<FormCost> costs = new ArrayList<>();
+			try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+				String sha = jedis.scriptLoad(Files.readString(formScript));
+				for (int depth : new int[] { 100, 10_000, 100_000 }) {
+					costs.add(formCost(jedis, sha, depth, 5_000));
+				}
+			}
+
+			System.out.println();
+			System.out.printf(
+					"Two matching-service instances, one Redis, one MariaDB, %d closed-loop clients, %d s per row; this 2-core machine.%n%n",
+					clients, seconds);
+			String format = "| %-62s | %14s | %14s | %-22s |%n";
+			System.out.printf(format, "measurement", "value", "baseline", "ratio (target)");
+			System.out.printf(format, "---", "---:", "---:", "---");
+			double requestRatio = rooms.requestsPerSecond() / noOp.requestsPerSecond();
+			System.out.printf(format, "join→matched: rooms/s (A join, B join forms, both leave)",
+					String.format("%,.0f rooms/s", rooms.roomsPerSecond()),
+					String.format("%,.0f req/s no-op", noOp.requestsPerSecond()), "");
+			System.out.printf(format, "join→matched: its requests/s vs the no-op's",
+					String.format("%,.0f req/s", rooms.requestsPerSecond()),
+					String.format("%,.0f req/s", noOp.requestsPerSecond()),
+					String.format("%.2f (≥ 0.5)", requestRatio));
+			System.out.printf(format, "join that forms a room: p50 / p99 latency",
+					String.format("%.1f / %.1f ms", ms(rooms.latency(), 50), ms(rooms.latency(), 99)),
+					String.format("%.1f / %.1f ms", ms(noOp.latency(), 50), ms(noOp.latency(), 99)), "");
+			System.out.printf(format,
+					String.format("push: forming join sent → `matched` on B's stream, p50 / p99 (%,d rooms)",
+							push.pushed().getTotalCount()),
+					String.format("%.1f / %.1f ms", ms(push.pushed(), 50), ms(push.pushed(), 99)),
+					String.format("%.0f / %.0f ms poll", ms(push.polled(), 50), ms(push.polled(), 99)),
+					String.format("p99 %s 20 ms", ms(push.pushed(), 99) <= 20 ? "≤" : ">"));
+			System.out.printf(format, "push: joins/s offered / achieved", "200 joins/s",
+					String.format("%.0f joins/s", push.joinsPerSecond()), "");
+			FormCost base = costs.get(0);
+			for (FormCost cost : costs) {
+				System.out.printf(format, String.format("form_room.lua with %,d waiting: p50 / p99", cost.depth()),
+						String.format("%.0f / %.0f µs", cost.p50Micros(), cost.p99Micros()),
+						String.format("%.0f / %.0f µs", base.p50Micros(), base.p99Micros()),
+						String.format("%.2f (flat within 20 %%)", cost.p50Micros() / base.p50Micros()));
+			}
+			System.out.printf("%nerrors: no-op %d, rooms %d, push %d (missed %d)%n", noOp.errors(), rooms.errors(),
+					push.errors(), push.missed());
+		}
+		finally {
+			stopAll(services, redis, mariaDb, work);
+			Runtime.getRuntime().removeShutdownHook(cleanup);
+		}
+	}
+
+	private static synchronized void stopAll(List<Process> services, RedisServer redis, MariaDbServer mariaDb,
+			Path work) {
+		for (Process service : services) {
+			service.destroy();
+		}
+		for (Process service : services) {
+			try {
+				if (!service.waitFor(20, TimeUnit.SECONDS)) {
+					service.destroyForcibly();
+				}
+			}
+			catch (InterruptedException ex) {
+				service.destroyForcibly();
+				Thread.currentThread().interrupt();
+			}
+		}
+		redis.close();
+		mariaDb.close();
+		deleteQuietly(work);
+	}
+
+	record Throughput(long operations, long requests, long errors, double seconds, Histogram latency) {
+
+		double requestsPerSecond() {
+			return this.requests / this.seconds;
+		}
+
+		double roomsPerSecond() {
+			return this.operations / this.seconds;
+		}
+
+	}
+
+	/**
+	 * Closed loop on the liveness probe: the framework's own ceiling on these instances.
+	 */
+	static Throughput noOp(Http a, Http b, int clients, int seconds) throws InterruptedException {
+		return closedLoop(clients, seconds, (worker, latency) -> {
+			Http http = (worker % 2 == 0) ? a : b;
+			long start = System.nanoTime();
+			Response response = http.send("GET", "/actuator/health/liveness", null, null);
+			latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
+			return (response.status() == 200) ? new long[] { 1, 1, 0 } : new long[] { 0, 1, 1 };
+		});
+	}
+
+	/**
+	 * Closed loop of rooms: each worker has two sessions and its own topic; the first
+	 * joins on A and waits, the second's join on B forms the room (200); then both leave.
+	 */
+	static Throughput rooms(Http a, Http b, int clients, int seconds) throws InterruptedException {
+		String[][] sessions = new String[clients][2];
+		for (int i = 0; i < clients; i++) {
+			sessions[i][0] = a.session();
+			sessions[i][1] = b.session();
+		}
+		return closedLoop(clients, seconds, (worker, latency) -> {
+			String first = sessions[worker][0];
+			String second = sessions[worker][1];
+			String body = "{\"topic_id\":" + (FIRST_TOPIC + worker % TOPICS) + ",\"size\":2}";
+			Response waiting = a.send("POST", "/api/matching", first, body);
+			long start = System.nanoTime();
+			Response matched = b.send("POST", "/api/matching", second, body);
+			latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
+			a.send("DELETE", "/api/matching", first, null);
+			b.send("DELETE", "/api/matching", second, null);
+			boolean ok = waiting.status() == 202 && matched.status() == 200;
+			return new long[] { ok ? 1 : 0, 4, ok ? 0 : 1 };
+		});
+	}
+
+	interface Step {
+
+		/**
+		 * @return {operations done, requests sent, errors}
+		 */
+		long[] run(int worker, Histogram latency);
+
+	}
+
+	static Throughput closedLoop(int clients, int seconds, Step step) throws InterruptedException {
+		AtomicLong operations = new AtomicLong();
+		AtomicLong requests = new AtomicLong();
+		AtomicLong errors = new AtomicLong();
+		Histogram latency = new Histogram(60_000_000L, 3);
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		long started = System.nanoTime();
+		ExecutorService pool = Executors.newFixedThreadPool(clients);
+		for (int i = 0; i < clients; i++) {
+			int worker = i;
+			pool.execute(() -> {
+				Histogram mine = new Histogram(60_000_000L, 3);
+				while (System.nanoTime() < deadline) {
+					try {
+						long[] done = step.run(worker, mine);
+						operations.addAndGet(done[0]);
+						requests.addAndGet(done[1]);
+						errors.addAndGet(done[2]);
+					}
+					catch (RuntimeException ex) {
+						errors.incrementAndGet();
+					}
+				}
+				synchronized (latency) {
+					latency.add(mine);
+				}
+			});
+		}
+		pool.shutdown();
+		pool.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
+		double elapsed = (System.nanoTime() - started) / 1e9;
+		return new Throughput(operations.get(), requests.get(), errors.get(), elapsed, latency);
+	}
+
+	record PushResult(Histogram pushed, Histogram polled, double joinsPerSecond, long errors, long missed) {
+
+	}
+
+	/**
+	 * 100 rooms/s (200 joins/s), open loop. Nine in ten rooms have a listener with an
+	 * event stream open on B; one in ten a client polling every second, whose phase is
+	 * random against the room's forming.
+	 */
+	static PushResult push(Http a, Http b, int seconds) throws Exception {
+		int roomsPerSecond = 100;
+		int rooms = roomsPerSecond * seconds;
+		BlockingQueue<String> completers = new ArrayBlockingQueue<>(rooms + 10);
+		for (int i = 0; i < rooms + 10; i++) {
+			completers.add(a.session());
+		}
+		BlockingQueue<Listener> listeners = new ArrayBlockingQueue<>(64);
+		List<Listener> all = new ArrayList<>();
+		for (int i = 0; i < 64; i++) {
+			Listener listener = new Listener(b, b.session());
+			listener.open();
+			all.add(listener);
+			listeners.add(listener);
+		}
+		Histogram pushed = new Histogram(60_000_000L, 3);
+		Histogram polled = new Histogram(60_000_000L, 3);
+		AtomicLong errors = new AtomicLong();
+		AtomicLong missed = new AtomicLong();
+		AtomicLong joins = new AtomicLong();
+		ExecutorService pool = Executors.newFixedThreadPool(256);
+		long started = System.nanoTime();
+		long periodNanos = 1_000_000_000L / roomsPerSecond;
+		for (int k = 0; k < rooms; k++) {
+			long due = started + k * periodNanos;
+			long wait = due - System.nanoTime();
+			if (wait > 0) {
+				TimeUnit.NANOSECONDS.sleep(wait);
+			}
+			String topic = "{\"topic_id\":" + (FIRST_TOPIC + k % TOPICS) + ",\"size\":2}";
+			String completer = completers.take();
+			if (k % 10 == 9) {
+				pool.execute(() -> polledRoom(a, b, topic, completer, polled, errors, joins));
+				continue;
+			}
+			pool.execute(() -> {
+				Listener listener = listeners.poll();
+				if (listener == null) {
+					missed.incrementAndGet();
+					return;
+				}
+				try {
+					CountDownLatch matched = listener.expect();
+					if (b.send("POST", "/api/matching", listener.token(), topic).status() != 202) {
+						errors.incrementAndGet();
+						return;
+					}
+					long sent = System.nanoTime();
+					Response completing = a.send("POST", "/api/matching", completer, topic);
+					joins.addAndGet(2);
+					if (completing.status() != 200) {
+						errors.incrementAndGet();
+					}
+					if (matched.await(5, TimeUnit.SECONDS)) {
+						synchronized (pushed) {
+							pushed.recordValue(Math.max(1, (listener.matchedAt() - sent) / 1_000));
+						}
+					}
+					else {
+						missed.incrementAndGet();
+					}
+					b.send("DELETE", "/api/matching", listener.token(), null);
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+				}
+				catch (RuntimeException ex) {
+					errors.incrementAndGet();
+				}
+				finally {
+					listeners.add(listener);
+				}
+			});
+		}
+		pool.shutdown();
+		pool.awaitTermination(60, TimeUnit.SECONDS);
+		double elapsed = (System.nanoTime() - started) / 1e9;
+		// the listeners' streams end when the services stop: closing one blocks on its
+		// reader
+		return new PushResult(pushed, polled, joins.get() / elapsed, errors.get(), missed.get());
+	}
+
+	/**
+	 * The seed's client: polls every second; the room forms at a random point of its
+	 * cycle.
+	 */
+	private static void polledRoom(Http a, Http b, String topic, String completer, Histogram polled, AtomicLong errors,
+			AtomicLong joins) {
+		try {
+			String poller = b.session();
+			long joined = System.nanoTime();
+			if (b.send("POST", "/api/matching", poller, topic).status() != 202) {
+				errors.incrementAndGet();
+				return;
+			}
+			TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextInt(1_000));
+			long sent = System.nanoTime();
+			a.send("POST", "/api/matching", completer, topic);
+			joins.addAndGet(2);
+			for (int poll = 1; poll <= 5; poll++) {
+				long due = joined + poll * 1_000_000_000L;
+				long wait = due - System.nanoTime();
+				if (wait > 0) {
+					TimeUnit.NANOSECONDS.sleep(wait);
+				}
+				Matcher status = STATUS.matcher(b.send("GET", "/api/matching", poller, null).body());
+				if (status.find() && status.group(1).equals("matched")) {
+					synchronized (polled) {
+						polled.recordValue(Math.max(1, (System.nanoTime() - sent) / 1_000));
+					}
+					return;
+				}
+			}
+			errors.incrementAndGet();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	record FormCost(int depth, double p50Micros, double p99Micros) {
+
+	}
+
+	/**
+	 * Runs form_room.lua on a size-2 queue holding {@code depth} tokens, topping it up
+	 * after each pop so the depth holds. The queue is the bench's own key, outside the
+	 * services' set of active queues, so their sweepers never touch it.
+	 */
+	static FormCost formCost(Jedis jedis, String sha, int depth, int calls) {
+		String prefix = "bench:" + depth + ":";
+		String queue = prefix + "queue:1:2";
+		long now = System.currentTimeMillis();
+		long[] next = { now - 150_000 };
+		Pipeline pipeline = jedis.pipelined();
+		for (int i = 0; i < depth; i++) {
+			add(pipeline, prefix, queue, next);
+		}
+		pipeline.sync();
+		Histogram latency = new Histogram(60_000_000L, 3);
+		for (int call = -1_000; call < calls; call++) {
+			long clock = System.currentTimeMillis();
+			long start = System.nanoTime();
+			Object result = jedis.evalsha(sha, List.of(queue, prefix + "queues"),
+					List.of(prefix, "2", "1", String.valueOf(clock), String.valueOf(clock - 300_000),
+							String.valueOf(clock - 60_000), "room-" + call, "30000", "500"));
+			long micros = (System.nanoTime() - start) / 1_000;
+			if (call >= 0) {
+				latency.recordValue(Math.max(1, micros));
+			}
+			if (!(result instanceof List<?> list) || list.size() < 8) {
+				throw new IllegalStateException("form_room.lua formed no room at depth " + depth + ": " + result);
+			}
+			Pipeline refill = jedis.pipelined();
+			add(refill, prefix, queue, next);
+			add(refill, prefix, queue, next);
+			refill.sync();
+		}
+		jedis.del(queue);
+		return new FormCost(depth, latency.getValueAtPercentile(50), latency.getValueAtPercentile(99));
+	}
+
+	private static void add(Pipeline pipeline, String prefix, String queue, long[] next) {
+		String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
+		long score = next[0]++;
+		pipeline.zadd(queue, score, token);
+		pipeline.hset(prefix + "waiting:" + token,
+				java.util.Map.of("queue", queue, "topic_id", "1", "size", "2", "since", String.valueOf(score)));
+	}
+
+	/** A client with an event stream open on an instance. */
+	static final class Listener {
+
+		private final Http http;
+
+		private final String token;
+
+		private final AtomicReference<CountDownLatch> matched = new AtomicReference<>(new CountDownLatch(1));
+
+		private volatile long matchedAt;
+
+		Listener(Http http, String token) {
+			this.http = http;
+			this.token = token;
+		}
+
+		String token() {
+			return this.token;
+		}
+
+		long matchedAt() {
+			return this.matchedAt;
+		}
+
+		CountDownLatch expect() {
+			CountDownLatch latch = new CountDownLatch(1);
+			this.matched.set(latch);
+			return latch;
+		}
+
+		void open() throws Exception {
+			HttpURLConnection stream = this.http.open("/api/matching/events", this.token);
+			stream.setReadTimeout(0);
+			BufferedReader reader = new BufferedReader(
+					new InputStreamReader(stream.getInputStream(), StandardCharsets.UTF_8));
+			String first = reader.readLine();
+			if (!":subscribed".equals(first)) {
+				throw new IllegalStateException("the event stream began with " + first);
+			}
+			Thread.ofPlatform().daemon().name("listener").start(() -> {
+				try {
+					for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+						if (line.equals("event:matched")) {
+							this.matchedAt = System.nanoTime();
+							this.matched.get().countDown();
+						}
+					}
+				}
+				catch (IOException ex) {
+					// closed at the end of the phase
+				}
+			});
+		}
+
+	}
+
+	record Response(int status, String body) {
+
+	}
+
+	/** Plain HTTP/1.1 with keep-alive, one connection per thread. */
+	record Http(int port) {
+
+		String session() {
+			Response response = send("POST", "/api/sessions", null, null);
+			Matcher token = TOKEN.matcher(response.body());
+			if (response.status() != 201 || !token.find()) {
+				throw new IllegalStateException("no session: " + response);
+			}
+			return token.group(1);
+		}
+
+		HttpURLConnection open(String path, @Nullable String token) throws IOException {
+			HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + this.port + path)
+				.toURL()
+				.openConnection();
+			connection.setConnectTimeout(5_000);
+			connection.setReadTimeout(30_000);
+			if (token != null) {
+				connection.setRequestProperty("Authorization", "Bearer " + token);
+			}
+			return connection;
+		}
+
+		Response send(String method, String path, @Nullable String token, @Nullable String body) {
+			try {
+				HttpURLConnection connection = open(path, token);
+				connection.setRequestMethod(method);
+				if (body != null) {
+					byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+					connection.setDoOutput(true);
+					connection.setRequestProperty("Content-Type", "application/json");
+					connection.setFixedLengthStreamingMode(bytes.length);
+					try (OutputStream out = connection.getOutputStream()) {
+						out.write(bytes);
+					}
+				}
+				int status = connection.getResponseCode();
+				InputStream in = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
+				String text = "";
+				if (in != null) {
+					try (in) {
+						text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+					}
+				}
+				return new Response(status, text);
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException(method + " " + path, ex);
+			}
+		}
+
+		void awaitHealthy(Process service, Path work) throws InterruptedException {
+			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+			while (System.nanoTime() < deadline) {
+				if (!service.isAlive()) {
+					throw new IllegalStateException("matching-service exited; see the logs in " + work);
+				}
+				try {
+					if (send("GET", "/actuator/health", null, null).status() == 200) {
+						return;
+					}
+				}
+				catch (UncheckedIOException ex) {
+					// not listening yet
+				}
+				Thread.sleep(250);
+			}
+			throw new IllegalStateException("matching-service on port " + this.port + " did not become healthy");
+		}
+
+	}
+
+	private static Process startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb, Path log)
+			throws IOException {
+		// rate limits off: the bench is one address joining far more than a person does
+		return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
+				"-jar", jar.toString(), "--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
+				"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+				"--kindling.matching.rate-limit.joins-per-minute=0",
+				"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN")
+			.redirectErrorStream(true)
+			.redirectOutput(log.toFile())
+			.start();
+	}
+
+	private static void addTopics(String jdbcUrl) throws Exception {
+		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				PreparedStatement insert = db
+					.prepareStatement("INSERT IGNORE INTO topics (id, name, active) VALUES (?, ?, TRUE)")) {
+			for (int i = 0; i < TOPICS; i++) {
+				insert.setLong(1, FIRST_TOPIC + i);
+				insert.setString(2, "bench topic " + i);
+				insert.addBatch();
+			}
+			insert.executeBatch();
+			try (Statement statement = db.createStatement()) {
+				statement.execute("SELECT 1");
+			}
+		}
+	}
+
+	private static double ms(Histogram histogram, double percentile) {
+		return histogram.getValueAtPercentile(percentile) / 1_000.0;
+	}
+
+	static long longArg(String[] args, String name, long defaultValue) {
+		for (int i = 0; i < args.length - 1; i++) {
+			if (args[i].equals(name)) {
+				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
+			}
+		}
+		return defaultValue;
+	}
+
+	private static void deleteQuietly(Path dir) {
+		try (Stream<Path> paths = Files.walk(dir)) {
+			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
+		}
+		catch (IOException ex) {
+			// a leftover temp dir is harmless
+		}
+	}
+
+}
