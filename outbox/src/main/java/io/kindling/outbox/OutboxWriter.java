@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -21,11 +22,25 @@ public final class OutboxWriter {
 
 	private final String insert;
 
+	private final String table;
+
+	private final OutboxWakeUp wakeUp;
+
 	public OutboxWriter(JdbcClient jdbc, String table) {
+		this(jdbc, table, OutboxWakeUp.none());
+	}
+
+	/**
+	 * A writer that also wakes the relays after each commit that wrote rows, so events
+	 * reach Kafka without waiting for the relays' next poll.
+	 */
+	public OutboxWriter(JdbcClient jdbc, String table, OutboxWakeUp wakeUp) {
 		if (!TABLE_NAME.matcher(table).matches()) {
 			throw new IllegalArgumentException("not an outbox table name: " + table);
 		}
 		this.jdbc = jdbc;
+		this.table = table;
+		this.wakeUp = wakeUp;
 		this.insert = """
 				INSERT INTO %s (event_id, event_type, event_key, key_hash, payload, created_at)
 				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, :createdAt)
@@ -48,6 +63,14 @@ public final class OutboxWriter {
 			.param("payload", event.payload())
 			.param("createdAt", Timestamp.from(event.occurredAt()))
 			.update();
+		if (!this.wakeUp.isNone() && TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					OutboxWriter.this.wakeUp.ring(OutboxWriter.this.table);
+				}
+			});
+		}
 	}
 
 	/**

@@ -37,9 +37,9 @@ public class RelayRunner implements SmartLifecycle {
 					}, java.util.LinkedHashMap::new));
 	}
 
-	/** Rows of the named table were committed (or of any table when unknown). */
-	public void wakeUp(String table) {
-		this.relays.values().forEach(SourceRelay::probeNow);
+	/** Rows of the named table were committed: its probe runs now. */
+	void wakeUp(String table) {
+		this.relays.values().stream().filter((relay) -> relay.table().equals(table)).forEach(SourceRelay::probeNow);
 	}
 
 	@Override

@@ -23,6 +23,8 @@ final class SourceRelay {
 
 	private static final Logger log = LoggerFactory.getLogger(SourceRelay.class);
 
+	private static final Duration WAKE_UP_SPACING = Duration.ofMillis(5);
+
 	private final OutboxSource source;
 
 	private final OutboxBatch batch;
@@ -94,6 +96,10 @@ final class SourceRelay {
 				return;
 			}
 		}
+	}
+
+	String table() {
+		return this.source.table();
 	}
 
 	/** Makes every worker look for rows now. */
@@ -233,15 +239,20 @@ final class SourceRelay {
 	}
 
 	private void pauseProbe(Duration interval) {
-		long deadline = System.nanoTime() + interval.toNanos();
+		long start = System.nanoTime();
+		long deadline = start + interval.toNanos();
+		// A wake-up brings the probe forward, but never closer than 5 ms to the last one:
+		// a flood of datagrams cannot turn into a flood of queries.
+		long earliest = start + WAKE_UP_SPACING.toNanos();
 		synchronized (this.probeSignal) {
-			while (!this.probeNow && this.running) {
-				long remaining = deadline - System.nanoTime();
-				if (remaining <= 0) {
+			while (this.running) {
+				long now = System.nanoTime();
+				long until = (this.probeNow) ? earliest : deadline;
+				if (now >= until) {
 					break;
 				}
 				try {
-					this.probeSignal.wait(Math.max(1, remaining / 1_000_000));
+					this.probeSignal.wait(Math.max(1, (until - now) / 1_000_000));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
