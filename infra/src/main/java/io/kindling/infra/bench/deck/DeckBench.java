@@ -115,6 +115,7 @@ public final class DeckBench {
 				}
 				analyze(db, "swipe_history");
 
+				String loadBefore = loadAverage();
 				List<String[]> rows = new ArrayList<>();
 				for (int i = 0; i < viewers.size(); i++) {
 					long viewer = viewers.get(i);
@@ -126,12 +127,23 @@ public final class DeckBench {
 						deck(http, port, token);
 					}
 					Histogram assemble = new Histogram(3);
+					Histogram sql = new Histogram(3);
 					int cards = 0;
+					int sqlRows = 0;
+					int[] lastPrecision = { 6 };
+					for (int w = 0; w < 5; w++) {
+						notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
+					}
+					// the service and its baseline take turns, so both meet the same
+					// machine load
 					for (int n = 0; n < assemblies; n++) {
 						jedis.del("deck:{" + viewer + "}");
 						long t0 = System.nanoTime();
 						cards = deck(http, port, token);
 						assemble.recordValue((System.nanoTime() - t0) / 1_000);
+						t0 = System.nanoTime();
+						sqlRows = notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
+						sql.recordValue((System.nanoTime() - t0) / 1_000);
 					}
 					jedis.del("deck:{" + viewer + "}");
 					Histogram paging = new Histogram(3);
@@ -140,17 +152,6 @@ public final class DeckBench {
 						deck(http, port, token);
 						paging.recordValue((System.nanoTime() - t0) / 1_000);
 					}
-					Histogram sql = new Histogram(3);
-					int sqlRows = 0;
-					int[] lastPrecision = { 6 };
-					for (int w = 0; w < 5; w++) {
-						notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
-					}
-					for (int n = 0; n < assemblies; n++) {
-						long t0 = System.nanoTime();
-						sqlRows = notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
-						sql.recordValue((System.nanoTime() - t0) / 1_000);
-					}
 					long memory = bloomMemory(jedis, viewer);
 					String buckets = jedis.get("swiped_bf:{" + viewer + "}:count");
 					rows.add(new String[] { String.format("%,d", SWIPES[i]), ms(assemble, 50), ms(assemble, 99),
@@ -158,16 +159,20 @@ public final class DeckBench {
 							String.format("%,d B (%s swipes)", memory, buckets), cards + " / " + sqlRows,
 							String.format("%,d", pools.get(i)) });
 				}
+				String loadAfter = loadAverage();
 				String mode = bloomMode(jedis);
 				System.out.println();
 				System.out.printf(
 						"Deck benchmark: %,d profiles (seeded in %.0f s), viewers in %s, swipe filter %s at error rate 0.01 per bucket of 5,000%n",
 						profiles, seedSeconds, city[0], mode);
 				System.out.printf(
+						"machine: %d cores, load average %s at the start of the measurements, %s at the end%n",
+						Runtime.getRuntime().availableProcessors(), loadBefore, loadAfter);
+				System.out.printf(
 						"GET /api/deck?limit=20 over HTTP: 'assemble' builds a new 200-card deck every call (%d calls), 'paging' is %d calls in a row (1 in 10 assembles);%n",
 						assemblies, pages);
 				System.out.printf(
-						"baseline: the plain SQL query (JDBC, same area, preferences and ranking) that excludes swipes with NOT EXISTS, %d runs.%n%n",
+						"baseline: the plain SQL query (JDBC, same area, preferences and ranking) that excludes swipes with NOT EXISTS, %d runs taking turns with 'assemble'.%n%n",
 						assemblies);
 				String format = "| %-7s | %-15s | %-15s | %-15s | %-15s | %-17s | %-17s | %-26s | %-13s | %-11s |%n";
 				System.out.printf(format, "swipes", "assemble p50", "assemble p99", "paging p50", "paging p99",
@@ -363,6 +368,15 @@ public final class DeckBench {
 		Object info = jedis.sendCommand(redis.clients.jedis.Protocol.Command.COMMAND, "INFO", "BF.RESERVE");
 		return (info instanceof List<?> entries && !entries.isEmpty() && entries.get(0) != null)
 				? "on RedisBloom (module)" : "on plain Redis bitmaps (no RedisBloom here)";
+	}
+
+	private static String loadAverage() {
+		try {
+			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+		}
+		catch (IOException ex) {
+			return "?";
+		}
 	}
 
 	private static void execute(Connection db, String sql) throws SQLException {
