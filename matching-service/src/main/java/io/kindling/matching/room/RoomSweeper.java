@@ -1,17 +1,15 @@
 package io.kindling.matching.room;
 
-import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 
 import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.queue.MatchQueue;
-import io.kindling.matching.queue.RedisKeys;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
@@ -30,7 +28,7 @@ class RoomSweeper implements SmartLifecycle {
 	 */
 	private static final int MOST_ROOMS_PER_QUEUE = 200;
 
-	private final StringRedisTemplate redis;
+	private final ActiveQueues queues;
 
 	private final RoomFormer former;
 
@@ -40,8 +38,8 @@ class RoomSweeper implements SmartLifecycle {
 
 	private volatile @Nullable ScheduledFuture<?> task;
 
-	RoomSweeper(StringRedisTemplate redis, RoomFormer former, TaskScheduler scheduler, MatchingProperties properties) {
-		this.redis = redis;
+	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, MatchingProperties properties) {
+		this.queues = queues;
 		this.former = former;
 		this.scheduler = scheduler;
 		this.properties = properties;
@@ -49,19 +47,14 @@ class RoomSweeper implements SmartLifecycle {
 
 	/** One sweep over the active queues. */
 	void sweep() {
-		Set<String> queues = this.redis.opsForSet().members(RedisKeys.ACTIVE_QUEUES);
-		if (queues == null) {
-			return;
-		}
-		for (String key : queues) {
+		for (MatchQueue queue : this.queues.list()) {
 			try {
-				this.former.formAll(MatchQueue.fromKey(key), MOST_ROOMS_PER_QUEUE);
+				this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);
 			}
 			catch (RuntimeException ex) {
-				// one broken queue (or a Redis hiccup) must not stop the sweeper; the
-				// next
-				// sweep retries
-				log.warn("Sweeping {} failed", key, ex);
+				// one broken queue or a Redis hiccup must not stop the sweep; the next
+				// retries
+				log.warn("Sweeping {} failed", queue, ex);
 			}
 		}
 	}
