@@ -1,10 +1,13 @@
 package io.kindling.infra.bench.relay;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,7 +110,9 @@ public final class RelayBench {
 
 			System.out.println("starting outbox-relay and draining its backlog...");
 			int port = FreePorts.pick();
+			int wakeUpPort = FreePorts.pick();
 			relay = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
+					"--kindling.relay.wake-up-port=" + wakeUpPort,
 					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
 					"--kindling.relay.sources[0].name=matches", "--kindling.relay.sources[0].url=" + jdbcUrl,
 					"--kindling.relay.sources[0].table=match_outbox", "--kindling.relay.sources[0].topic=" + TOPIC,
@@ -137,12 +142,16 @@ public final class RelayBench {
 			double idleQueries = idleQueriesPerSecond(jdbcUrl, Duration.ofSeconds(5));
 
 			System.out.printf("outbox-relay at %,d events/s for %d s...%n", rate, seconds);
-			Histogram relayLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds);
+			Histogram relayLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, 0);
+
+			System.out.printf("outbox-relay at %,d events/s for %d s, writers ringing after commit...%n", rate,
+					seconds);
+			Histogram rungLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, wakeUpPort);
 
 			System.out.printf("naive relay at %,d events/s for %d s...%n", rate, seconds);
 			naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
 			naive.start();
-			Histogram naiveLatency = latencyRun(jdbcUrl, "naive_outbox", naiveTopic, rate, seconds);
+			Histogram naiveLatency = latencyRun(jdbcUrl, "naive_outbox", naiveTopic, rate, seconds, 0);
 			long naiveLeft = unpublished(jdbcUrl, "naive_outbox");
 			naive.stop();
 
@@ -156,6 +165,8 @@ public final class RelayBench {
 			System.out.printf(format, "outbox-relay (16 partitions, 4 workers, 500/batch)",
 					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
 					ms(relayLatency, 100));
+			System.out.printf(format, "outbox-relay, writers ring after commit", "", ms(rungLatency, 50),
+					ms(rungLatency, 99), ms(rungLatency, 100));
 			System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
 					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
 					ms(naiveLatency, 100));
@@ -225,8 +236,8 @@ public final class RelayBench {
 	 * Writes {@code rate} events a second, each in its own transaction, from 4 threads;
 	 * the latency of each is from its commit returning to a consumer polling it.
 	 */
-	private static Histogram latencyRun(String jdbcUrl, String table, TopicCounter topic, int rate, int seconds)
-			throws Exception {
+	private static Histogram latencyRun(String jdbcUrl, String table, TopicCounter topic, int rate, int seconds,
+			int wakeUpPort) throws Exception {
 		Map<String, Long> committedAt = new ConcurrentHashMap<>();
 		topic.arrivals.clear();
 		int threads = 4;
@@ -256,9 +267,14 @@ public final class RelayBench {
 						insert.executeUpdate();
 						db.commit();
 						committedAt.put(event.eventId(), System.nanoTime());
+						if (wakeUpPort != 0) {
+							// what OutboxWakeUp does after commit
+							ring.send(ByteBuffer.wrap(table.getBytes(StandardCharsets.UTF_8)),
+									new InetSocketAddress("127.0.0.1", wakeUpPort));
+						}
 					}
 				}
-				catch (SQLException | InterruptedException ex) {
+				catch (SQLException | InterruptedException | IOException ex) {
 					throw new IllegalStateException(ex);
 				}
 			}));
