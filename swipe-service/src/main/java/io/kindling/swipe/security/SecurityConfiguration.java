@@ -1,13 +1,20 @@
 package io.kindling.swipe.security;
 
+import java.io.IOException;
+
 import javax.crypto.spec.SecretKeySpec;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
+import org.springframework.http.MediaType;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -17,6 +24,7 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
+import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 
 /**
@@ -25,6 +33,8 @@ import org.springframework.security.web.SecurityFilterChain;
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
+
+	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
 
 	@Bean
 	SecurityFilterChain apiSecurity(HttpSecurity http) throws Exception {
@@ -38,7 +48,9 @@ class SecurityConfiguration {
 				.permitAll()
 				.anyRequest()
 				.authenticated())
-			.oauth2ResourceServer((oauth2) -> oauth2.jwt(Customizer.withDefaults()))
+			.oauth2ResourceServer((oauth2) -> oauth2.jwt(Customizer.withDefaults())
+				.authenticationEntryPoint(SecurityConfiguration::unauthorized))
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(SecurityConfiguration::unauthorized))
 			.build();
 	}
 
@@ -51,6 +63,20 @@ class SecurityConfiguration {
 		decoder.setJwtValidator(new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(), expiryRequired(),
 				numericSubject()));
 		return decoder;
+	}
+
+	/**
+	 * 401 with the RFC 6750 {@code WWW-Authenticate} header and, like every other error
+	 * of the service, a problem detail body.
+	 */
+	private static void unauthorized(HttpServletRequest request, HttpServletResponse response,
+			AuthenticationException failure) throws IOException {
+		BEARER.commence(request, response, failure);
+		response.setCharacterEncoding("UTF-8");
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.getWriter()
+			.write("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
+					+ "\"detail\":\"A valid bearer token (HS256 JWT with sub and exp) is required.\"}");
 	}
 
 	private static OAuth2TokenValidator<Jwt> expiryRequired() {

@@ -216,7 +216,7 @@ class Swipes {
 			finish(latest);
 		}
 		Instant now = now();
-		SwipeRow rewound = Objects.requireNonNull(this.transactions.execute((tx) -> {
+		SwipeRow rewound = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
 			SwipeRow swipe = this.history.lockById(latest.swipeId())
 				.filter((locked) -> locked.undoneAt() == null)
 				.orElseThrow(SwipeRefusals::nothingToRewind);
@@ -226,7 +226,7 @@ class Swipes {
 			}
 			this.history.undo(swipe.swipeId(), now);
 			return swipe;
-		}));
+		})));
 		if (rewound.action().isLike()) {
 			try {
 				this.mutualLike.forgetLike(userId, rewound.targetUserId());

@@ -339,7 +339,9 @@ class SwipeFlowIT extends SwipeTestBase {
 	void everyCallNeedsAValidToken() {
 		long ana = newUser();
 		HttpRequest.Builder matches = this.api.request("/api/matches", null).GET();
-		assertThat(this.api.send(matches.build()).statusCode()).isEqualTo(401);
+		HttpResponse<String> anonymous = this.api.send(matches.build());
+		assertProblem(anonymous, 401);
+		assertThat(anonymous.headers().firstValue("WWW-Authenticate").orElseThrow()).startsWith("Bearer");
 		assertThat(status(TestTokens.signed(TestTokens.SECRET, String.valueOf(ana), Instant.now().minusSeconds(300))))
 			.as("expired")
 			.isEqualTo(401);

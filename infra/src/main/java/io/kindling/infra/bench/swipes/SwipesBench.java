@@ -117,11 +117,26 @@ public final class SwipesBench {
 			String loadBefore = loadAverage();
 			Result httpMax = Result.NONE;
 			Result jdbcMax = Result.NONE;
+			// CPU actually spent, which a busy shared machine does not distort: the HTTP
+			// path
+			// costs the service, MariaDB and Redis (not the load generator); the JDBC
+			// loop
+			// costs this JVM and MariaDB
+			long[] database = descendants("mariadbd");
+			long[] redisServer = descendants("redis-server");
+			long httpCpuTicks = 0;
+			long jdbcCpuTicks = 0;
 			for (int slice = 0; slice < 3; slice++) {
 				System.out.printf("full speed, slice %d of 3: HTTP, then raw JDBC...%n", slice + 1);
+				long before = cpuTicks(service.pid()) + cpuTicks(database) + cpuTicks(redisServer);
 				httpMax = httpMax.plus(httpLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+				httpCpuTicks += cpuTicks(service.pid()) + cpuTicks(database) + cpuTicks(redisServer) - before;
+				before = cpuTicks(ProcessHandle.current().pid()) + cpuTicks(database);
 				jdbcMax = jdbcMax.plus(jdbcLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+				jdbcCpuTicks += cpuTicks(ProcessHandle.current().pid()) + cpuTicks(database) - before;
 			}
+			double httpCpuMs = httpCpuTicks * 10.0 / httpMax.operations();
+			double jdbcCpuMs = jdbcCpuTicks * 10.0 / jdbcMax.operations();
 			double halfRate = httpMax.perSecond() / 2;
 			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
 			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
@@ -143,8 +158,14 @@ public final class SwipesBench {
 					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
 			System.out.printf(format, String.format("HTTP at half the maximum (%.0f/s)", halfRate), rate(httpHalf),
 					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.matches(), "");
+			int cores = Runtime.getRuntime().availableProcessors();
 			System.out.printf(
-					"%nerrors: HTTP %d (full) + %d (half), JDBC %d; load average before %s, after %s (%d cores)%n",
+					"%nCPU per swipe (not distorted by other load): raw JDBC %.2f ms (this JVM + MariaDB), HTTP %.2f ms (service + MariaDB + Redis),"
+							+ " %.0f %% of the ceiling's efficiency; on %d otherwise idle cores at most %,.0f vs %,.0f swipes/s.%n",
+					jdbcCpuMs, httpCpuMs, 100 * jdbcCpuMs / httpCpuMs, cores, cores * 1000 / jdbcCpuMs,
+					cores * 1000 / httpCpuMs);
+			System.out.printf(
+					"errors: HTTP %d (full) + %d (half), JDBC %d; load average before %s, after %s (%d cores)%n",
 					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), loadBefore, loadAfter,
 					Runtime.getRuntime().availableProcessors());
 		}
@@ -604,6 +625,33 @@ public final class SwipesBench {
 		}
 		throw new IllegalStateException(
 				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
+	}
+
+	/**
+	 * Pids of this JVM's descendants running the named binary (the servers it started).
+	 */
+	private static long[] descendants(String binary) {
+		return ProcessHandle.current()
+			.descendants()
+			.filter((process) -> process.info().command().map((command) -> command.endsWith(binary)).orElse(false))
+			.mapToLong(ProcessHandle::pid)
+			.toArray();
+	}
+
+	/** User + system CPU of processes, in clock ticks (1/100 s), from /proc. */
+	private static long cpuTicks(long... pids) {
+		long ticks = 0;
+		for (long pid : pids) {
+			try {
+				String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+			}
+			catch (IOException | RuntimeException ex) {
+				// a process that is gone costs nothing more
+			}
+		}
+		return ticks;
 	}
 
 	private static String loadAverage() {
