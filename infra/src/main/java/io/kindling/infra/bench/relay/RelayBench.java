@@ -247,7 +247,9 @@ public final class RelayBench {
 		for (int t = 0; t < threads; t++) {
 			int thread = t;
 			writers.add(Thread.ofPlatform().start(() -> {
-				try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				try (DatagramChannel ring = DatagramChannel.open();
+						Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER,
+								MariaDbServer.PASSWORD);
 						PreparedStatement insert = db.prepareStatement("INSERT INTO " + table
 								+ " (event_id, event_type, event_key, key_hash, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
 					db.setAutoCommit(false);
