@@ -123,7 +123,8 @@ class DeckAssembler {
 		// the already-swiped are mostly the best ranked: read past them
 		int limit = (int) Math.min(this.settings.maxPool(), 2L * size + swipes);
 		List<Long> fresh = List.of();
-		int precision = Math.max(widest, Math.min(NARROWEST_PRECISION, this.areas.lastUsed(viewer)));
+		int lastUsed = this.areas.lastUsed(viewer);
+		int precision = Math.max(widest, Math.min(NARROWEST_PRECISION, lastUsed));
 		for (; precision >= widest; precision--) {
 			List<String> cells = Geohash.cellAndNeighbours(viewer.geohash().substring(0, precision));
 			List<Long> ranked = this.queries.near(viewer, cells, today, now, limit);
@@ -133,7 +134,9 @@ class DeckAssembler {
 				break;
 			}
 		}
-		this.areas.remember(viewer, Math.max(precision, widest));
+		if (Math.max(precision, widest) != lastUsed) {
+			this.areas.remember(viewer, Math.max(precision, widest));
+		}
 		List<Long> chosen = fresh.subList(0, Math.min(fresh.size(), size));
 		Map<Long, Candidate> byId = new HashMap<>();
 		for (Candidate candidate : this.queries.byIds(chosen, now)) {

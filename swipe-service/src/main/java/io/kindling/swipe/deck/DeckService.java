@@ -62,9 +62,16 @@ class DeckService {
 				Profile viewer = this.profiles.find(userId)
 					.orElseThrow(() -> new ProblemException(HttpStatus.NOT_FOUND, "No profile",
 							"Create a profile (PUT /api/profile) to get a deck."));
-				this.store.keep(userId, this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl());
+				DeckStore.Page first = this.store.keepAndTake(userId,
+						this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl(),
+						limit - page.size());
 				assembled = true;
-				continue;
+				if (first.fresh()) {
+					// just checked against the swipe history filter and the blocks
+					page.addAll(first.cards());
+					continue;
+				}
+				taken = first.cards();
 			}
 			Set<Long> hidden = this.queries.notShowable(userId, taken.stream().map(Card::userId).toList());
 			taken.stream().filter((card) -> !hidden.contains(card.userId())).forEach(page::add);

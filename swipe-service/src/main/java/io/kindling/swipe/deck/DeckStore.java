@@ -18,7 +18,8 @@ import org.springframework.stereotype.Component;
 @Component
 class DeckStore {
 
-	private static final LuaScript<Long> STORE = LuaScript.load("store_deck", Long.class);
+	@SuppressWarnings("rawtypes")
+	private static final LuaScript<List> STORE = LuaScript.load("store_deck", List.class);
 
 	private final StringRedisTemplate redis;
 
@@ -44,17 +45,33 @@ class DeckStore {
 		return cards;
 	}
 
-	/** Keeps the deck unless one appeared meanwhile (a concurrent request built it). */
-	void keep(long userId, List<Card> cards, Duration ttl) {
+	/**
+	 * Keeps the deck unless one appeared meanwhile (a concurrent request built it) and
+	 * takes its first page in the same round trip.
+	 */
+	Page keepAndTake(long userId, List<Card> cards, Duration ttl, int count) {
 		if (cards.isEmpty()) {
-			return;
+			return new Page(List.of(), true);
 		}
-		List<String> args = new ArrayList<>(cards.size() + 1);
+		List<String> args = new ArrayList<>(cards.size() + 2);
 		args.add(String.valueOf(ttl.toMillis()));
+		args.add(String.valueOf(count));
 		for (Card card : cards) {
 			args.add(this.json.writeValueAsString(card));
 		}
-		STORE.run(this.redis, List.of(key(userId)), args.toArray(String[]::new));
+		List<?> reply = STORE.run(this.redis, List.of(key(userId)), args.toArray(String[]::new));
+		List<Card> page = new ArrayList<>();
+		for (Object card : reply.subList(1, reply.size())) {
+			page.add(this.json.readValue(card.toString(), Card.class));
+		}
+		return new Page(page, ((Number) reply.get(0)).longValue() == 1);
+	}
+
+	/**
+	 * @param fresh the cards come from the deck just assembled (not from an older one)
+	 */
+	record Page(List<Card> cards, boolean fresh) {
+
 	}
 
 	void discard(long userId) {
