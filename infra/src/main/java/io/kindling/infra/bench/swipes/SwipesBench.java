@@ -45,8 +45,8 @@ import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code ./kindling bench swipes [--seconds 15] [--clients 32] [--users 16384]}: starts
- * its own Redis, MariaDB and a swipe-service jar on free ports and measures
+ * {@code ./kindling bench swipes [--seconds 15] [--warmup 45] [--clients 32] [--users 16384]}:
+ * starts its own Redis, MariaDB and a swipe-service jar on free ports and measures
  * {@code POST /api/swipes} (70 % PASS, 28 % LIKE, 2 % SUPER_LIKE; 10 % of requests are
  * retries of an earlier request with the same Idempotency-Key) at full speed, then at
  * half that rate for latency; beside it, on the same database, a raw-JDBC loop doing the
@@ -64,6 +64,7 @@ public final class SwipesBench {
 	public static void main(String[] args) throws Exception {
 		int seconds = (int) longArg(args, "--seconds", 15);
 		int clients = (int) longArg(args, "--clients", 32);
+		int warmup = (int) longArg(args, "--warmup", 45);
 		int users = Integer.highestOneBit((int) longArg(args, "--users", 16_384));
 		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
 		Path jar = root.resolve("swipe-service/target/swipe-service.jar");
@@ -110,7 +111,9 @@ public final class SwipesBench {
 			HttpLoad httpLoad = new HttpLoad(http, port, secret, users);
 			JdbcLoad jdbcLoad = new JdbcLoad(jdbcUrl, jdbcOffset, users);
 			System.out.println("warming up both...");
-			httpLoad.closedLoop(clients, Math.max(5, seconds / 2));
+			// the JIT needs thousands of requests before the service runs at its real
+			// speed
+			httpLoad.closedLoop(clients, warmup);
 			jdbcLoad.closedLoop(clients, Math.max(3, seconds / 4));
 			// the two alternate in slices, so a change in the machine's load hits both
 			// alike
