@@ -117,6 +117,9 @@ public final class RoomsBench {
 			try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
 				String sha = jedis.scriptLoad(Files.readString(formScript));
 				int[] depths = { 100, 10_000, 100_000 };
+				// scores from two minutes ago, one ms apart: none times out while
+				// measured
+				NEXT_SCORE[0] = System.currentTimeMillis() - 120_000;
 				for (int depth : depths) {
 					fill(jedis, depth);
 				}
