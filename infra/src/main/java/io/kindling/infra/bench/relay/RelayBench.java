@@ -2,10 +2,6 @@ package io.kindling.infra.bench.relay;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +24,12 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
+import io.kindling.infra.bench.BenchArgs;
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.Percentiles;
+import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.kafka.KafkaBroker;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
@@ -73,20 +72,17 @@ public final class RelayBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int backlog = (int) longArg(args, "--backlog", 200_000);
-		int rate = (int) longArg(args, "--rate", 1_000);
-		int seconds = (int) longArg(args, "--seconds", 20);
-		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
-		Path jar = root.resolve("outbox-relay/target/outbox-relay.jar");
-		if (!Files.exists(jar)) {
-			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl outbox-relay -am package)");
-		}
+		int backlog = (int) BenchArgs.longArg(args, "--backlog", 200_000);
+		int rate = (int) BenchArgs.longArg(args, "--rate", 1_000);
+		int seconds = (int) BenchArgs.longArg(args, "--seconds", 20);
+		Path root = BenchHost.root();
+		Path jar = ServiceJar.locate(root, "outbox-relay");
 		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/outbox-table.sql"))
 			.strip();
 		Path work = Files.createTempDirectory("kindling-bench-relay-");
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
 		KafkaBroker kafka = new KafkaBroker(work.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 12);
-		Process relay = null;
+		ServiceJar relay = null;
 		TopicCounter relayTopic = null;
 		TopicCounter naiveTopic = null;
 		try {
@@ -111,18 +107,14 @@ public final class RelayBench {
 			System.out.println("starting outbox-relay and draining its backlog...");
 			int port = FreePorts.pick();
 			int wakeUpPort = FreePorts.pick();
-			relay = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
-					"--kindling.relay.wake-up-port=" + wakeUpPort,
+			relay = ServiceJar.start(jar, "1g", port, List.of("--kindling.relay.wake-up-port=" + wakeUpPort,
 					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
 					"--kindling.relay.sources[0].name=matches", "--kindling.relay.sources[0].url=" + jdbcUrl,
 					"--kindling.relay.sources[0].table=match_outbox", "--kindling.relay.sources[0].topic=" + TOPIC,
 					"--kindling.relay.sources[1].name=rooms", "--kindling.relay.sources[1].url=" + jdbcUrl,
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
-					"--logging.level.root=WARN")
-				.redirectErrorStream(true)
-				.redirectOutput(work.resolve("outbox-relay.log").toFile())
-				.start();
-			awaitHealthy(port, relay, work);
+					"--logging.level.root=WARN"), work.resolve("outbox-relay.log"));
+			relay.awaitHealthy(Duration.ofSeconds(120));
 			Drain relayDrain = relayTopic.awaitCount(backlog, Duration.ofSeconds(180));
 
 			System.out.printf("naive relay on its backlog for %d s...%n", seconds);
@@ -186,14 +178,11 @@ public final class RelayBench {
 				naiveTopic.close();
 			}
 			if (relay != null) {
-				relay.destroy();
-				if (!relay.waitFor(20, TimeUnit.SECONDS)) {
-					relay.destroyForcibly();
-				}
+				relay.stop();
 			}
 			kafka.close();
 			mariaDb.close();
-			deleteQuietly(work);
+			BenchHost.deleteQuietly(work);
 		}
 	}
 
@@ -509,52 +498,7 @@ public final class RelayBench {
 		if (histogram.getTotalCount() == 0) {
 			return "-";
 		}
-		return String.format("%.1f ms", histogram.getValueAtPercentile(percentile) / 1000.0);
-	}
-
-	private static void awaitHealthy(int port, Process service, Path work) throws InterruptedException {
-		HttpClient http = HttpClient.newHttpClient();
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-		while (System.nanoTime() < deadline) {
-			if (!service.isAlive()) {
-				throw new IllegalStateException("outbox-relay exited; see " + work.resolve("outbox-relay.log"));
-			}
-			try {
-				HttpResponse<String> health = http.send(
-						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				if (health.statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			Thread.sleep(200);
-		}
-		throw new IllegalStateException("outbox-relay did not become healthy; see " + work.resolve("outbox-relay.log"));
-	}
-
-	private static String javaBinary() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-	}
-
-	static long longArg(String[] args, String name, long defaultValue) {
-		for (int i = 0; i < args.length - 1; i++) {
-			if (args[i].equals(name)) {
-				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
-			}
-		}
-		return defaultValue;
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temp dir is harmless
-		}
+		return String.format("%.1f ms", Percentiles.ms(histogram, percentile));
 	}
 
 }

@@ -15,6 +15,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -29,8 +30,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
+import io.kindling.infra.bench.BenchArgs;
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisServer;
@@ -38,6 +41,8 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;
+
+import static io.kindling.infra.bench.Percentiles.ms;
 
 /**
  * {@code ./kindling bench rooms [--seconds 10] [--clients 32]}: starts its own Redis,
@@ -71,18 +76,15 @@ public final class RoomsBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int seconds = (int) longArg(args, "--seconds", 10);
-		int clients = (int) longArg(args, "--clients", 32);
-		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
-		Path jar = root.resolve("matching-service/target/matching-service.jar");
+		int seconds = (int) BenchArgs.longArg(args, "--seconds", 10);
+		int clients = (int) BenchArgs.longArg(args, "--clients", 32);
+		Path root = BenchHost.root();
+		Path jar = ServiceJar.locate(root, "matching-service");
 		Path formScript = root.resolve("matching-service/src/main/resources/scripts/form_room.lua");
-		if (!Files.exists(jar)) {
-			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl matching-service -am package)");
-		}
 		Path work = Files.createTempDirectory("kindling-bench-rooms-");
 		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		List<Process> services = new ArrayList<>();
+		List<ServiceJar> services = new ArrayList<>();
 		// an interrupted bench (Ctrl-C) stops what it started too
 		Thread cleanup = new Thread(() -> stopAll(services, redis, mariaDb, work), "rooms-bench-cleanup");
 		Runtime.getRuntime().addShutdownHook(cleanup);
@@ -96,12 +98,13 @@ public final class RoomsBench {
 			services.add(startService(jar, portB, redis, mariaDb, work.resolve("matching-b.log")));
 			Http a = new Http(portA);
 			Http b = new Http(portB);
-			a.awaitHealthy(services.get(0), work);
-			b.awaitHealthy(services.get(1), work);
+			for (ServiceJar service : services) {
+				service.awaitHealthy(Duration.ofSeconds(180));
+			}
 			addTopics(mariaDb.jdbcUrl(DATABASE));
 			System.out.printf(
 					"rooms bench: two instances (ports %d, %d), %d clients, %d s per phase; load average %s%n", portA,
-					portB, clients, seconds, loadAverage());
+					portB, clients, seconds, BenchHost.loadAverage(" / "));
 
 			System.out.println("warming up...");
 			noOp(a, b, clients, Math.max(3, seconds / 2));
@@ -180,7 +183,7 @@ public final class RoomsBench {
 								(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
 			}
 			System.out.printf("%nerrors: no-op %d, rooms %d, push %d (missed %d); load average at the end %s%n",
-					noOp.errors(), rooms.errors(), push.errors(), push.missed(), loadAverage());
+					noOp.errors(), rooms.errors(), push.errors(), push.missed(), BenchHost.loadAverage(" / "));
 		}
 		finally {
 			stopAll(services, redis, mariaDb, work);
@@ -188,25 +191,12 @@ public final class RoomsBench {
 		}
 	}
 
-	private static synchronized void stopAll(List<Process> services, RedisServer redis, MariaDbServer mariaDb,
+	private static synchronized void stopAll(List<ServiceJar> services, RedisServer redis, MariaDbServer mariaDb,
 			Path work) {
-		for (Process service : services) {
-			service.destroy();
-		}
-		for (Process service : services) {
-			try {
-				if (!service.waitFor(20, TimeUnit.SECONDS)) {
-					service.destroyForcibly();
-				}
-			}
-			catch (InterruptedException ex) {
-				service.destroyForcibly();
-				Thread.currentThread().interrupt();
-			}
-		}
+		ServiceJar.stopAll(services);
 		redis.close();
 		mariaDb.close();
-		deleteQuietly(work);
+		BenchHost.deleteQuietly(work);
 	}
 
 	record Throughput(long operations, long requests, long errors, double seconds, Histogram latency) {
@@ -600,38 +590,17 @@ public final class RoomsBench {
 			}
 		}
 
-		void awaitHealthy(Process service, Path work) throws InterruptedException {
-			long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
-			while (System.nanoTime() < deadline) {
-				if (!service.isAlive()) {
-					throw new IllegalStateException("matching-service exited; see the logs in " + work);
-				}
-				try {
-					if (send("GET", "/actuator/health", null, null).status() == 200) {
-						return;
-					}
-				}
-				catch (UncheckedIOException ex) {
-					// not listening yet
-				}
-				Thread.sleep(250);
-			}
-			throw new IllegalStateException("matching-service on port " + this.port + " did not become healthy");
-		}
-
 	}
 
-	private static Process startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb, Path log)
+	private static ServiceJar startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb, Path log)
 			throws IOException {
 		// rate limits off: the bench is one address joining far more than a person does
-		return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx512m",
-				"-jar", jar.toString(), "--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
-				"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-				"--kindling.matching.rate-limit.joins-per-minute=0",
-				"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN")
-			.redirectErrorStream(true)
-			.redirectOutput(log.toFile())
-			.start();
+		return ServiceJar.start(jar, "512m", port,
+				List.of("--spring.data.redis.port=" + redis.port(),
+						"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+						"--kindling.matching.rate-limit.joins-per-minute=0",
+						"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"),
+				log);
 	}
 
 	private static void addTopics(String jdbcUrl) throws Exception {
@@ -647,39 +616,6 @@ public final class RoomsBench {
 			try (Statement statement = db.createStatement()) {
 				statement.execute("SELECT 1");
 			}
-		}
-	}
-
-	/** The machine's 1/5/15-minute load: other work on it shows in every figure. */
-	private static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).split(" ");
-			return fields[0] + " / " + fields[1] + " / " + fields[2];
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
-	private static double ms(Histogram histogram, double percentile) {
-		return histogram.getValueAtPercentile(percentile) / 1_000.0;
-	}
-
-	static long longArg(String[] args, String name, long defaultValue) {
-		for (int i = 0; i < args.length - 1; i++) {
-			if (args[i].equals(name)) {
-				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
-			}
-		}
-		return defaultValue;
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temp dir is harmless
 		}
 	}
 

@@ -18,7 +18,6 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Set;
@@ -34,9 +33,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import java.util.stream.Stream;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-
+import io.kindling.infra.bench.BenchArgs;
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.bench.Percentiles;
+import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisServer;
@@ -62,19 +63,15 @@ public final class SwipesBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		int seconds = (int) longArg(args, "--seconds", 15);
-		int clients = (int) longArg(args, "--clients", 32);
-		int warmup = (int) longArg(args, "--warmup", 45);
-		int users = Integer.highestOneBit((int) longArg(args, "--users", 16_384));
-		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
-		Path jar = root.resolve("swipe-service/target/swipe-service.jar");
-		if (!Files.exists(jar)) {
-			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl swipe-service -am package)");
-		}
+		int seconds = (int) BenchArgs.longArg(args, "--seconds", 15);
+		int clients = (int) BenchArgs.longArg(args, "--clients", 32);
+		int warmup = (int) BenchArgs.longArg(args, "--warmup", 45);
+		int users = Integer.highestOneBit((int) BenchArgs.longArg(args, "--users", 16_384));
+		Path jar = ServiceJar.locate(BenchHost.root(), "swipe-service");
 		Path work = Files.createTempDirectory("kindling-bench-swipes-");
 		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		Process service = null;
+		ServiceJar service = null;
 		try {
 			redis.start();
 			mariaDb.start();
@@ -82,21 +79,18 @@ public final class SwipesBench {
 			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 			int port = FreePorts.pick();
 			// daily limits off: the bench swipes far more than a person does in a day
-			List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx1g", "-jar", jar.toString(),
-					"--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
+			List<String> settings = new ArrayList<>(List.of("--spring.data.redis.port=" + redis.port(),
 					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
 					"--kindling.swipe.daily-likes=0", "--kindling.swipe.daily-super-likes=0",
 					"--logging.level.root=WARN"));
 			// any --name=value argument is a setting for the service
-			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(command::add);
-			service = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(work.resolve("swipe-service.log").toFile())
-				.start();
+			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(settings::add);
+			service = ServiceJar.start(jar, "1g", port, settings, work.resolve("swipe-service.log"));
 			HttpClient http = HttpClient.newBuilder()
 				.version(HttpClient.Version.HTTP_1_1)
 				.connectTimeout(Duration.ofSeconds(2))
 				.build();
-			awaitHealthy(http, port, service, work);
+			service.awaitHealthy(Duration.ofSeconds(120));
 			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
 			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
 			// never meet
@@ -117,7 +111,7 @@ public final class SwipesBench {
 			jdbcLoad.closedLoop(clients, Math.max(3, seconds / 4));
 			// the two alternate in slices, so a change in the machine's load hits both
 			// alike
-			String loadBefore = loadAverage();
+			String loadBefore = BenchHost.loadAverage(" ");
 			Result httpMax = Result.NONE;
 			Result jdbcMax = Result.NONE;
 			// CPU actually spent, which a busy shared machine does not distort: the HTTP
@@ -143,7 +137,7 @@ public final class SwipesBench {
 			double halfRate = httpMax.perSecond() / 2;
 			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
 			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
-			String loadAfter = loadAverage();
+			String loadAfter = BenchHost.loadAverage(" ");
 
 			System.out.println();
 			System.out.printf(
@@ -174,14 +168,11 @@ public final class SwipesBench {
 		}
 		finally {
 			if (service != null) {
-				service.destroy();
-				if (!service.waitFor(20, TimeUnit.SECONDS)) {
-					service.destroyForcibly();
-				}
+				service.stop();
 			}
 			redis.close();
 			mariaDb.close();
-			deleteQuietly(work);
+			BenchHost.deleteQuietly(work);
 		}
 	}
 
@@ -278,7 +269,7 @@ public final class SwipesBench {
 
 		/** Returns whether the swipe made a match; throws on anything but 200. */
 		boolean send(Swipe swipe) throws IOException, InterruptedException {
-			String token = this.tokens.computeIfAbsent(swipe.userId(), (user) -> token(this.secret, user));
+			String token = this.tokens.computeIfAbsent(swipe.userId(), (user) -> Hs256.token(this.secret, user));
 			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(this.uri)
 				.header("Authorization", "Bearer " + token)
 				.header("Idempotency-Key", swipe.key())
@@ -587,49 +578,6 @@ public final class SwipesBench {
 		}
 	}
 
-	static String token(String secret, long userId) {
-		Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
-		long now = Instant.now().getEpochSecond();
-		String header = base64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-		String claims = base64
-			.encodeToString(("{\"sub\":\"" + userId + "\",\"iat\":" + now + ",\"exp\":" + (now + 7200) + "}")
-				.getBytes(StandardCharsets.UTF_8));
-		try {
-			Mac mac = Mac.getInstance("HmacSHA256");
-			mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-			String signature = base64
-				.encodeToString(mac.doFinal((header + "." + claims).getBytes(StandardCharsets.UTF_8)));
-			return header + "." + claims + "." + signature;
-		}
-		catch (java.security.GeneralSecurityException ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	private static void awaitHealthy(HttpClient http, int port, Process service, Path work)
-			throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-		while (System.nanoTime() < deadline) {
-			if (!service.isAlive()) {
-				throw new IllegalStateException("swipe-service exited; see " + work.resolve("swipe-service.log"));
-			}
-			try {
-				HttpResponse<String> health = http.send(
-						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				if (health.statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			Thread.sleep(250);
-		}
-		throw new IllegalStateException(
-				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
-	}
-
 	/**
 	 * Pids of this JVM's descendants running the named binary (the servers it started).
 	 */
@@ -657,44 +605,12 @@ public final class SwipesBench {
 		return ticks;
 	}
 
-	private static String loadAverage() {
-		try {
-			String[] fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
-			return fields[0] + " " + fields[1] + " " + fields[2];
-		}
-		catch (IOException ex) {
-			return "unknown";
-		}
-	}
-
 	private static String rate(Result result) {
 		return String.format("%,.0f", result.perSecond());
 	}
 
 	private static String ms(Result result, double percentile) {
-		return String.format("%.1f", result.latency().getValueAtPercentile(percentile) / 1000.0);
-	}
-
-	private static String javaBinary() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-	}
-
-	static long longArg(String[] args, String name, long defaultValue) {
-		for (int i = 0; i < args.length - 1; i++) {
-			if (args[i].equals(name)) {
-				return Long.parseLong(args[i + 1].replace("_", "").replace(",", ""));
-			}
-		}
-		return defaultValue;
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (Stream<Path> paths = Files.walk(dir)) {
-			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temp dir is harmless
-		}
+		return String.format("%.1f", Percentiles.ms(result.latency(), percentile));
 	}
 
 }

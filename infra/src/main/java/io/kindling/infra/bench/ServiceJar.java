@@ -1,0 +1,130 @@
+package io.kindling.infra.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A service's jar running as a process on a port the bench picked, its output in a log
+ * file.
+ */
+public final class ServiceJar {
+
+	private final String name;
+
+	private final int port;
+
+	private final Path log;
+
+	private final Process process;
+
+	private ServiceJar(String name, int port, Path log, Process process) {
+		this.name = name;
+		this.port = port;
+		this.log = log;
+		this.process = process;
+	}
+
+	/**
+	 * {@code <root>/<module>/target/<module>.jar}; fails with how to build it when it is
+	 * missing.
+	 */
+	public static Path locate(Path root, String module) {
+		Path jar = root.resolve(module + "/target/" + module + ".jar");
+		if (!Files.exists(jar)) {
+			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl " + module + " -am package)");
+		}
+		return jar;
+	}
+
+	/**
+	 * Starts {@code java -Xmx<heap> -jar <jar> --server.port=<port> <settings>}, output
+	 * to {@code log}; it is not yet healthy.
+	 */
+	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
+			throws IOException {
+		List<String> command = new ArrayList<>(
+				List.of(javaBinary(), "-Xmx" + heap, "-jar", jar.toString(), "--server.port=" + port));
+		command.addAll(settings);
+		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+		String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");
+		return new ServiceJar(name, port, log, process);
+	}
+
+	/** The java that runs this bench, so the services run on the same JDK. */
+	public static String javaBinary() {
+		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+	}
+
+	public int port() {
+		return this.port;
+	}
+
+	public long pid() {
+		return this.process.pid();
+	}
+
+	public Path log() {
+		return this.log;
+	}
+
+	/** Waits for {@code /actuator/health} to answer 200; fails if the process exits. */
+	public void awaitHealthy(Duration timeout) throws InterruptedException {
+		HttpClient http = HttpClient.newBuilder()
+			.version(HttpClient.Version.HTTP_1_1)
+			.connectTimeout(Duration.ofSeconds(2))
+			.build();
+		HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health"))
+			.timeout(Duration.ofSeconds(10))
+			.build();
+		long deadline = System.nanoTime() + timeout.toNanos();
+		while (System.nanoTime() < deadline) {
+			if (!this.process.isAlive()) {
+				throw new IllegalStateException(this.name + " exited; see " + this.log);
+			}
+			try {
+				if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+					return;
+				}
+			}
+			catch (IOException ex) {
+				// not listening yet
+			}
+			Thread.sleep(250);
+		}
+		throw new IllegalStateException(
+				this.name + " on port " + this.port + " did not become healthy; see " + this.log);
+	}
+
+	/** Asks it to stop, and kills it if it has not within 20 s. */
+	public void stop() {
+		stopAll(List.of(this));
+	}
+
+	/** Asks all to stop at once, then kills any that has not within 20 s. */
+	public static void stopAll(List<ServiceJar> services) {
+		for (ServiceJar service : services) {
+			service.process.destroy();
+		}
+		for (ServiceJar service : services) {
+			try {
+				if (!service.process.waitFor(20, TimeUnit.SECONDS)) {
+					service.process.destroyForcibly();
+				}
+			}
+			catch (InterruptedException ex) {
+				service.process.destroyForcibly();
+				Thread.currentThread().interrupt();
+			}
+		}
+	}
+
+}
