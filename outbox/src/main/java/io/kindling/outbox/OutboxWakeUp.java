@@ -7,6 +7,9 @@ import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
 /**
  * Tells the relays, right after a transaction with outbox rows commits, that the table
  * has new rows, so they publish at once instead of at their next poll. It is one UDP
@@ -48,6 +51,22 @@ public final class OutboxWakeUp {
 
 	boolean isNone() {
 		return this.relays.isEmpty();
+	}
+
+	/**
+	 * Rings for this table once the caller's transaction commits; nothing on rollback,
+	 * and nothing without transaction synchronization (polling finds the rows).
+	 */
+	public void ringAfterCommit(String table) {
+		if (this.relays.isEmpty() || !TransactionSynchronizationManager.isSynchronizationActive()) {
+			return;
+		}
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				ring(table);
+			}
+		});
 	}
 
 	/**

@@ -6,7 +6,6 @@ import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
@@ -63,14 +62,7 @@ public final class OutboxWriter {
 			.param("payload", event.payload())
 			.param("createdAt", Timestamp.from(event.occurredAt()))
 			.update();
-		if (!this.wakeUp.isNone() && TransactionSynchronizationManager.isSynchronizationActive()) {
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					OutboxWriter.this.wakeUp.ring(OutboxWriter.this.table);
-				}
-			});
-		}
+		this.wakeUp.ringAfterCommit(this.table);
 	}
 
 	/**

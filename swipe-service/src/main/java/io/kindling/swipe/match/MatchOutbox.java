@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -30,9 +31,12 @@ class MatchOutbox {
 
 	private final JsonMapper json;
 
-	MatchOutbox(JdbcClient jdbc, JsonMapper json) {
+	private final OutboxWakeUp wakeUp;
+
+	MatchOutbox(JdbcClient jdbc, JsonMapper json, OutboxWakeUpProperties wakeUp) {
 		this.jdbc = jdbc;
 		this.json = json;
+		this.wakeUp = OutboxWakeUp.udp(wakeUp.wakeUpAddress());
 	}
 
 	void matchCreated(MatchRef match, Instant now) {
@@ -67,6 +71,8 @@ class MatchOutbox {
 			.param("createdAt", Timestamp.from(now))
 			.param("matchId", matchId)
 			.update();
+		// The relay publishes the event right after commit instead of at its next poll.
+		this.wakeUp.ringAfterCommit("match_outbox");
 	}
 
 	static String eventKey(MatchRef match) {
