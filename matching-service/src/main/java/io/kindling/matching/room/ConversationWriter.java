@@ -8,6 +8,7 @@ import java.util.UUID;
 import io.kindling.matching.queue.PoppedRoom;
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -34,9 +35,10 @@ class ConversationWriter {
 
 	private final Clock clock;
 
-	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock) {
+	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWakeUpProperties wakeUp) {
 		this.jdbc = jdbc;
-		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE);
+		// The relay publishes the room right after commit instead of at its next poll.
+		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE, OutboxWakeUp.udp(wakeUp.wakeUpAddress()));
 		this.json = json;
 		this.clock = clock;
 	}
