@@ -29,7 +29,8 @@ import org.springframework.validation.annotation.Validated;
  * @param ackTimeout how long a claim waits for Kafka's acks before leaving its rows to
  * the next claim
  * @param cleanup retention cleanup schedule and batch size
- * @param wakeUpPort UDP port the writers' after-commit wake-up arrives on; 0 turns it off
+ * @param wakeUpPort UDP port the writers' after-commit wake-up arrives on (the HTTP
+ * port's number, but UDP); 0 turns it off
  * @param sources the outbox tables to publish
  */
 @Validated
@@ -40,7 +41,7 @@ public record RelayProperties(@DefaultValue("500") @Min(1) @Max(10_000) int batc
 		@DefaultValue("4") @Min(1) @Max(64) int workersPerSource, @DefaultValue @Valid Polling polling,
 		@DefaultValue @Valid Backoff backoff, @DefaultValue @Valid KafkaBackoff kafkaBackoff,
 		@DefaultValue("10s") Duration ackTimeout, @DefaultValue @Valid Cleanup cleanup,
-		@DefaultValue("0") @Min(0) @Max(65535) int wakeUpPort, @NotEmpty List<@Valid Source> sources) {
+		@DefaultValue("8083") @Min(0) @Max(65535) int wakeUpPort, @NotEmpty List<@Valid Source> sources) {
 
 	/**
 	 * @param minInterval the probe interval right after work was found

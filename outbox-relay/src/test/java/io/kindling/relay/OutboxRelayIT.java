@@ -85,6 +85,8 @@ class OutboxRelayIT {
 		registry.add("kindling.relay.backoff.max", () -> "100ms");
 		registry.add("kindling.relay.admin-token", () -> ADMIN_TOKEN);
 		registry.add("kindling.relay.stats-interval", () -> "200ms");
+		// never the default UDP 8083 of the relay the lead runs
+		registry.add("kindling.relay.wake-up-port", () -> "0");
 	}
 
 	@AfterAll

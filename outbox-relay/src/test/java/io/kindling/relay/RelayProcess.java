@@ -44,6 +44,10 @@ final class RelayProcess implements AutoCloseable {
 						"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath(),
 						"io.kindling.relay.RelayApplication", "--server.port=" + this.port));
 		settings.forEach((key, value) -> command.add("--" + key + "=" + value));
+		if (!settings.containsKey("kindling.relay.wake-up-port")) {
+			// two relays on one machine must not both bind the default UDP 8083
+			command.add("--kindling.relay.wake-up-port=0");
+		}
 		try {
 			this.process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(Path.of("target", "relay-" + name + ".log").toFile())
