@@ -18,9 +18,9 @@ import org.springframework.stereotype.Component;
 /**
  * Receives the writers' after-commit wake-ups ({@code io.kindling.outbox.OutboxWakeUp})
  * on UDP {@code kindling.relay.wake-up-port} and makes the named table's probe run now.
- * Off when the port is 0. A datagram can only bring a probe forward, and probes stay at
- * least {@code polling.min-interval} apart, so a flood cannot make the relay hammer the
- * database.
+ * Off when the port is 0, or when another relay on this host holds it. A datagram can
+ * only bring a probe forward, and probes stay at least {@code polling.min-interval}
+ * apart, so a flood cannot make the relay hammer the database.
  */
 @Component
 class WakeUpListener implements SmartLifecycle {
@@ -53,7 +53,9 @@ class WakeUpListener implements SmartLifecycle {
 			log.info("Listening for outbox wake-ups on UDP port {}", this.port);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("cannot listen for wake-ups on UDP port " + this.port, ex);
+			// Wake-ups only bring polls forward: a second relay on this host polls
+			// instead of refusing to start.
+			log.warn("UDP port {} is taken, so this relay polls without wake-ups ({})", this.port, ex.toString());
 		}
 	}
 
