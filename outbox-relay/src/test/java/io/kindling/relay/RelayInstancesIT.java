@@ -178,12 +178,13 @@ class RelayInstancesIT {
 	@Order(2)
 	void killingARelayWithSigkillMidBatchLosesNothingAndOnlyRepeatsEventIds() throws Exception {
 		int keys = 200;
-		int mostPerKey = 300;
+		int mostPerKey = 500;
 		Map<String, List<String>> committed = new HashMap<>();
 		AtomicBoolean killed = new AtomicBoolean();
 		Set<String> before = topic.eventIds();
 		Thread writer = Thread.ofPlatform().start(() -> {
-			// Transactions of 1,000 rows until the relay is killed (at most 60,000 rows),
+			// Transactions of 1,000 rows until the relay is killed (at most 100,000
+			// rows),
 			// so that a
 			// quick relay never runs out of batches to be caught in.
 			for (int seq = 0; seq < mostPerKey && !killed.get(); seq += 5) {
@@ -213,7 +214,8 @@ class RelayInstancesIT {
 		while (!caughtMidBatch && System.nanoTime() < deadline) {
 			caughtMidBatch = frozenInTheMiddleOfABatch(first);
 		}
-		while (!caughtMidBatch && openClaimTransactions(first).isEmpty()) {
+		long lastChance = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+		while (!caughtMidBatch && openClaimTransactions(first).isEmpty() && System.nanoTime() < lastChance) {
 			Thread.onSpinWait();
 		}
 		first.kill();
