@@ -47,12 +47,17 @@ public final class ServiceJar {
 
 	/**
 	 * Starts {@code java -Xmx<heap> -jar <jar> --server.port=<port> <settings>}, output
-	 * to {@code log}; it is not yet healthy.
+	 * to {@code log}; it is not yet healthy. JVM options in the environment variable
+	 * {@code KINDLING_BENCH_JVM_OPTS} (e.g. a JFR recording) go before {@code -jar}.
 	 */
 	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
 			throws IOException {
-		List<String> command = new ArrayList<>(
-				List.of(javaBinary(), "-Xmx" + heap, "-jar", jar.toString(), "--server.port=" + port));
+		List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + heap));
+		String jvmOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
+		if (!jvmOptions.isEmpty()) {
+			command.addAll(List.of(jvmOptions.split("\\s+")));
+		}
+		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port));
 		command.addAll(settings);
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");

@@ -73,6 +73,14 @@ public abstract class ServerProcess implements AutoCloseable {
 		end(true);
 	}
 
+	/** The running server's process id (for benches that read its CPU time). */
+	public synchronized long pid() {
+		if (this.process == null || !this.process.isAlive()) {
+			throw new IllegalStateException(this.name + " is not running");
+		}
+		return this.process.pid();
+	}
+
 	public synchronized boolean isRunning() {
 		return this.process != null && this.process.isAlive();
 	}

@@ -1,10 +1,6 @@
 package io.kindling.infra.bench.swipes;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,16 +10,20 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
@@ -36,6 +36,7 @@ import java.util.stream.Stream;
 import io.kindling.infra.bench.BenchArgs;
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.bench.HttpConnection;
 import io.kindling.infra.bench.Percentiles;
 import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.servers.FreePorts;
@@ -44,6 +45,7 @@ import io.kindling.infra.servers.RedisServer;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
 
 /**
  * {@code ./kindling bench swipes [--seconds 15] [--warmup 45] [--clients 32] [--users 16384]}:
@@ -86,10 +88,6 @@ public final class SwipesBench {
 			// any --name=value argument is a setting for the service
 			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(settings::add);
 			service = ServiceJar.start(jar, "1g", port, settings, work.resolve("swipe-service.log"));
-			HttpClient http = HttpClient.newBuilder()
-				.version(HttpClient.Version.HTTP_1_1)
-				.connectTimeout(Duration.ofSeconds(2))
-				.build();
 			service.awaitHealthy(Duration.ofSeconds(120));
 			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
 			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
@@ -102,7 +100,7 @@ public final class SwipesBench {
 			System.out.printf("swipes bench: %,d users per side, %d clients, %d s per phase%n", users, clients,
 					seconds);
 
-			HttpLoad httpLoad = new HttpLoad(http, port, secret, users);
+			HttpLoad httpLoad = new HttpLoad(port, secret, users);
 			JdbcLoad jdbcLoad = new JdbcLoad(jdbcUrl, jdbcOffset, users);
 			System.out.println("warming up both...");
 			// the JIT needs thousands of requests before the service runs at its real
@@ -119,19 +117,47 @@ public final class SwipesBench {
 			// costs the service, MariaDB and Redis (not the load generator); the JDBC
 			// loop
 			// costs this JVM and MariaDB
-			long[] database = descendants("mariadbd");
-			long[] redisServer = descendants("redis-server");
-			long httpCpuTicks = 0;
-			long jdbcCpuTicks = 0;
-			for (int slice = 0; slice < 3; slice++) {
-				System.out.printf("full speed, slice %d of 3: HTTP, then raw JDBC...%n", slice + 1);
-				long before = cpuTicks(service.pid()) + cpuTicks(database) + cpuTicks(redisServer);
-				httpMax = httpMax.plus(httpLoad.closedLoop(clients, Math.max(1, seconds / 3)));
-				httpCpuTicks += cpuTicks(service.pid()) + cpuTicks(database) + cpuTicks(redisServer) - before;
-				before = cpuTicks(ProcessHandle.current().pid()) + cpuTicks(database);
-				jdbcMax = jdbcMax.plus(jdbcLoad.closedLoop(clients, Math.max(1, seconds / 3)));
-				jdbcCpuTicks += cpuTicks(ProcessHandle.current().pid()) + cpuTicks(database) - before;
+			long[] database = { mariaDb.pid() };
+			long[] redisServer = { redis.pid() };
+			long self = ProcessHandle.current().pid();
+			// per process: the service, MariaDB, Redis, this JVM (the load generator or
+			// the JDBC loop)
+			long[] httpTicks = new long[4];
+			long[] jdbcTicks = new long[4];
+			// statements MariaDB ran, commits among them, and Redis commands
+			long[] httpWork = new long[3];
+			// the service's CPU by thread kind: JIT compiler, garbage collector, the rest
+			long[] serviceThreads = new long[3];
+			long[] jdbcWork = new long[3];
+			try (Connection monitor = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+					Jedis redisMonitor = new Jedis("127.0.0.1", redis.port())) {
+				for (int slice = 0; slice < 3; slice++) {
+					System.out.printf("full speed, slice %d of 3: HTTP, then raw JDBC...%n", slice + 1);
+					long[] before = cpuTicks(service.pid(), database, redisServer, self);
+					long[] workBefore = work(monitor, redisMonitor);
+					long[] threadsBefore = serviceThreadTicks(service.pid());
+					httpMax = httpMax.plus(httpLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+					long[] between = cpuTicks(service.pid(), database, redisServer, self);
+					long[] workBetween = work(monitor, redisMonitor);
+					long[] threadsBetween = serviceThreadTicks(service.pid());
+					for (int i = 0; i < 3; i++) {
+						serviceThreads[i] += threadsBetween[i] - threadsBefore[i];
+					}
+					jdbcMax = jdbcMax.plus(jdbcLoad.closedLoop(clients, Math.max(1, seconds / 3)));
+					long[] after = cpuTicks(service.pid(), database, redisServer, self);
+					long[] workAfter = work(monitor, redisMonitor);
+					for (int i = 0; i < 4; i++) {
+						httpTicks[i] += between[i] - before[i];
+						jdbcTicks[i] += after[i] - between[i];
+					}
+					for (int i = 0; i < 3; i++) {
+						httpWork[i] += workBetween[i] - workBefore[i];
+						jdbcWork[i] += workAfter[i] - workBetween[i];
+					}
+				}
 			}
+			long httpCpuTicks = httpTicks[0] + httpTicks[1] + httpTicks[2];
+			long jdbcCpuTicks = jdbcTicks[3] + jdbcTicks[1];
 			double httpCpuMs = httpCpuTicks * 10.0 / httpMax.operations();
 			double jdbcCpuMs = jdbcCpuTicks * 10.0 / jdbcMax.operations();
 			double halfRate = httpMax.perSecond() / 2;
@@ -161,6 +187,21 @@ public final class SwipesBench {
 							+ " %.0f %% of the ceiling's efficiency; on %d otherwise idle cores at most %,.0f vs %,.0f swipes/s.%n",
 					jdbcCpuMs, httpCpuMs, 100 * jdbcCpuMs / httpCpuMs, cores, cores * 1000 / jdbcCpuMs,
 					cores * 1000 / httpCpuMs);
+			System.out.printf(
+					"CPU per swipe by process, HTTP: service %.2f ms, MariaDB %.2f ms, Redis %.2f ms, load generator %.2f ms; raw JDBC: loop %.2f ms, MariaDB %.2f ms.%n",
+					perSwipeMs(httpTicks[0], httpMax), perSwipeMs(httpTicks[1], httpMax),
+					perSwipeMs(httpTicks[2], httpMax), perSwipeMs(httpTicks[3], httpMax),
+					perSwipeMs(jdbcTicks[3], jdbcMax), perSwipeMs(jdbcTicks[1], jdbcMax));
+			long serviceTotal = Math.max(1, serviceThreads[0] + serviceThreads[1] + serviceThreads[2]);
+			System.out.printf(
+					"The service's CPU while measured: %.0f %% JIT compiler threads, %.0f %% GC threads, %.0f %% the rest (requests, I/O).%n",
+					100.0 * serviceThreads[0] / serviceTotal, 100.0 * serviceThreads[1] / serviceTotal,
+					100.0 * serviceThreads[2] / serviceTotal);
+			System.out.printf(
+					"Work per swipe: HTTP %.2f SQL statements (%.2f explicit commits), %.2f Redis commands; raw JDBC %.2f SQL statements (%.2f explicit commits).%n",
+					(double) httpWork[0] / httpMax.operations(), (double) httpWork[1] / httpMax.operations(),
+					(double) httpWork[2] / httpMax.operations(), (double) jdbcWork[0] / jdbcMax.operations(),
+					(double) jdbcWork[1] / jdbcMax.operations());
 			System.out.printf(
 					"errors: HTTP %d (full) + %d (half), JDBC %d; load average before %s, after %s (%d cores)%n",
 					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), loadBefore, loadAfter,
@@ -247,12 +288,13 @@ public final class SwipesBench {
 
 	}
 
-	/** The service over HTTP, with a real HS256 token per user. */
+	/**
+	 * The service over HTTP (keep-alive connections, the bench's lean client), with a
+	 * real HS256 token per user.
+	 */
 	static final class HttpLoad {
 
-		private final HttpClient http;
-
-		private final URI uri;
+		private final int port;
 
 		private final String secret;
 
@@ -260,29 +302,38 @@ public final class SwipesBench {
 
 		private final ConcurrentHashMap<Long, String> tokens = new ConcurrentHashMap<>();
 
-		HttpLoad(HttpClient http, int port, String secret, int users) {
-			this.http = http;
-			this.uri = URI.create("http://127.0.0.1:" + port + "/api/swipes");
+		// keep-alive connections not in use; a client takes one per request
+		private final Queue<HttpConnection> idle = new ConcurrentLinkedQueue<>();
+
+		HttpLoad(int port, String secret, int users) {
+			this.port = port;
 			this.secret = secret;
 			this.mix = new Mix(1, users);
 		}
 
 		/** Returns whether the swipe made a match; throws on anything but 200. */
-		boolean send(Swipe swipe) throws IOException, InterruptedException {
+		boolean send(Swipe swipe) throws IOException {
 			String token = this.tokens.computeIfAbsent(swipe.userId(), (user) -> Hs256.token(this.secret, user));
-			HttpResponse<String> response = this.http.send(HttpRequest.newBuilder(this.uri)
-				.header("Authorization", "Bearer " + token)
-				.header("Idempotency-Key", swipe.key())
-				.header("Content-Type", "application/json")
-				.timeout(Duration.ofSeconds(10))
-				.POST(HttpRequest.BodyPublishers.ofString(
-						"{\"target_user_id\":" + swipe.targetUserId() + ",\"action\":\"" + swipe.action() + "\"}"))
-				.build(), HttpResponse.BodyHandlers.ofString());
-			if (response.statusCode() != 200) {
-				throw new IOException("HTTP " + response.statusCode() + ": " + response.body());
+			HttpConnection connection = this.idle.poll();
+			if (connection == null) {
+				connection = new HttpConnection("127.0.0.1", this.port, 10_000);
 			}
-			return response.body().contains("\"matched\":true")
-					&& response.headers().firstValue("Idempotent-Replayed").isEmpty();
+			HttpConnection.Response response;
+			try {
+				response = connection.send("POST", "/api/swipes",
+						Map.of("Authorization", "Bearer " + token, "Idempotency-Key", swipe.key(), "Content-Type",
+								"application/json"),
+						"{\"target_user_id\":" + swipe.targetUserId() + ",\"action\":\"" + swipe.action() + "\"}");
+			}
+			catch (IOException ex) {
+				connection.close();
+				throw ex;
+			}
+			this.idle.add(connection);
+			if (response.status() != 200) {
+				throw new IOException("HTTP " + response.status() + ": " + response.body());
+			}
+			return response.body().contains("\"matched\":true") && response.header("Idempotent-Replayed") == null;
 		}
 
 		Result closedLoop(int clients, int seconds) throws InterruptedException {
@@ -579,14 +630,69 @@ public final class SwipesBench {
 	}
 
 	/**
-	 * Pids of this JVM's descendants running the named binary (the servers it started).
+	 * Statements MariaDB has run ({@code Questions}, the monitor's own few included),
+	 * explicit commits ({@code Com_commit}; a statement that commits on its own is not
+	 * counted there), and Redis commands processed.
 	 */
-	private static long[] descendants(String binary) {
-		return ProcessHandle.current()
-			.descendants()
-			.filter((process) -> process.info().command().map((command) -> command.endsWith(binary)).orElse(false))
-			.mapToLong(ProcessHandle::pid)
-			.toArray();
+	private static long[] work(Connection monitor, Jedis redis) throws SQLException {
+		long questions = 0;
+		long commits = 0;
+		try (Statement status = monitor.createStatement();
+				ResultSet rs = status
+					.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
+			while (rs.next()) {
+				if (rs.getString(1).equalsIgnoreCase("Questions")) {
+					questions = rs.getLong(2);
+				}
+				else {
+					commits = rs.getLong(2);
+				}
+			}
+		}
+		long commands = 0;
+		for (String line : redis.info("stats").split("\r?\n")) {
+			if (line.startsWith("total_commands_processed:")) {
+				commands = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+			}
+		}
+		return new long[] { questions, commits, commands };
+	}
+
+	/**
+	 * CPU ticks of a JVM's threads by kind, from {@code /proc/<pid>/task}: JIT compiler
+	 * threads, GC threads, all others.
+	 */
+	private static long[] serviceThreadTicks(long pid) {
+		long[] ticks = new long[3];
+		try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+			for (Path task : tasks.toList()) {
+				try {
+					String name = Files.readString(task.resolve("comm")).strip();
+					String stat = Files.readString(task.resolve("stat"));
+					String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+					long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+					int kind = name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") ? 0
+							: name.startsWith("GC ") || name.startsWith("G1 ") ? 1 : 2;
+					ticks[kind] += used;
+				}
+				catch (IOException | RuntimeException ex) {
+					// a thread that ended meanwhile
+				}
+			}
+		}
+		catch (IOException ex) {
+			// the process is gone
+		}
+		return ticks;
+	}
+
+	/** CPU ticks of the service, MariaDB, Redis and this JVM, in that order. */
+	private static long[] cpuTicks(long service, long[] database, long[] redis, long self) {
+		return new long[] { cpuTicks(service), cpuTicks(database), cpuTicks(redis), cpuTicks(self) };
+	}
+
+	private static double perSwipeMs(long ticks, Result result) {
+		return ticks * 10.0 / result.operations();
 	}
 
 	/** User + system CPU of processes, in clock ticks (1/100 s), from /proc. */
