@@ -5,11 +5,15 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.support.GeneratedKeyHolder;
+import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Repository;
 
 /** The seed's statements on {@code swipe_history}, as SQL. */
@@ -57,13 +61,17 @@ class SwipeHistory {
 	}
 
 	/**
-	 * TX 1, first statement: stores the swipe unless the key is known. A PASS is final
-	 * the moment it is stored ({@code response_status = 0}); a like stays NULL until
-	 * decided.
-	 * @return whether this call inserted the row (the update on a known key counts the
-	 * retry, which makes the driver report 2 instead of 1)
+	 * The seed's TX 1 insert, committed on its own: stores the swipe unless the key is
+	 * known. A PASS is final the moment it is stored ({@code response_status = 0}); a
+	 * like stays NULL until decided. The row needs no {@code SELECT … FOR UPDATE} after a
+	 * fresh insert (this statement wrote every column and holds its id); a known key is
+	 * read by {@link #find} once the unique-key check has waited for its writer.
+	 * @return the new row's id, or empty when the key is known (the update on a known key
+	 * counts the retry, which makes the driver report 2 rows instead of 1)
 	 */
-	boolean insert(String requestId, String requestHash, long userId, long targetUserId, Action action, Instant now) {
+	OptionalLong insert(String requestId, String requestHash, long userId, long targetUserId, Action action,
+			Instant now) {
+		KeyHolder swipeId = new GeneratedKeyHolder();
 		int affected = this.jdbc.sql("""
 				INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action,
 				                           response_status, created_at)
@@ -77,11 +85,14 @@ class SwipeHistory {
 			.param("action", action.name())
 			.param("initialStatus", action.isLike() ? null : SwipeRow.NOT_MATCHED, java.sql.Types.TINYINT)
 			.param("now", Timestamp.from(now))
-			.update();
-		return affected == 1;
+			.update(swipeId, "swipe_id");
+		if (affected != 1) {
+			return OptionalLong.empty();
+		}
+		return OptionalLong.of(Objects.requireNonNull(swipeId.getKey(), "the driver returned no swipe_id").longValue());
 	}
 
-	/** TX 1, second statement: the row for this user and key, locked. */
+	/** The row for this user and key, locked (TX 2 and the rewind). */
 	SwipeRow lock(long userId, String requestId) {
 		return this.jdbc.sql("SELECT " + COLUMNS + """
 
@@ -100,15 +111,24 @@ class SwipeHistory {
 	}
 
 	/**
-	 * Whether MySQL knows an active like from {@code likerId} to {@code likedId}: the
-	 * truth when Redis cannot be trusted to know.
+	 * The seed's finalization of a non-match, once MySQL has confirmed there is no like
+	 * back: when Redis cannot be trusted to know, the check and the answer are one
+	 * statement. Both likes of a pair are committed before either side gets here, and
+	 * each statement reads what was committed when it ran, so of two simultaneous likes
+	 * at least one finds the other. A row already decided keeps its answer.
+	 * @return whether this call finished the swipe as a non-match; false when there is a
+	 * like back (a match to write) or the row was already decided
 	 */
-	boolean likes(long likerId, long likedId) {
+	boolean finishWithoutMatchUnlessLikedBack(long userId, String requestId) {
 		return this.jdbc.sql("""
-				SELECT COUNT(*) FROM swipe_history
-				WHERE user_id = :likerId AND target_user_id = :likedId
-				  AND action IN ('LIKE', 'SUPER_LIKE') AND undone_at IS NULL
-				""").param("likerId", likerId).param("likedId", likedId).query(Long.class).single() > 0;
+				UPDATE swipe_history own
+				LEFT JOIN swipe_history back
+				  ON back.user_id = own.target_user_id AND back.target_user_id = own.user_id
+				 AND back.action IN ('LIKE', 'SUPER_LIKE') AND back.undone_at IS NULL
+				SET own.response_status = 0
+				WHERE own.user_id = :userId AND own.request_id = :requestId AND own.response_status IS NULL
+				  AND back.swipe_id IS NULL
+				""").param("userId", userId).param("requestId", requestId).update() == 1;
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
@@ -90,19 +91,20 @@ class Swipes {
 			refuseNewSwipe(targetUserId, action, checks, now);
 		}
 		String requestHash = requestHash(userId, targetUserId, action);
-		FirstTransaction stored = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
-			boolean inserted = this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
-			return new FirstTransaction(this.history.lock(userId, requestId), inserted);
-		})));
-		SwipeRow swipe = stored.row();
-		if (!stored.inserted()) {
-			if (!swipe.requestHash().equals(requestHash)) {
+		OptionalLong inserted = retryingLockConflicts(
+				() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
+		if (inserted.isEmpty()) {
+			// a known key: the unique-key check waited for its writer's commit
+			SwipeRow known = this.history.find(userId, requestId).orElseThrow();
+			if (!known.requestHash().equals(requestHash)) {
 				throw SwipeRefusals.idempotencyKeyReused();
 			}
 			// a retry of a swipe still in flight (or orphaned by a crash) finishes it
 			// itself
-			return new Outcome(finish(swipe).response(), true);
+			return new Outcome(finish(known).response(), true);
 		}
+		SwipeRow swipe = new SwipeRow(inserted.getAsLong(), requestId, requestHash, userId, targetUserId, action,
+				action.isLike() ? null : SwipeRow.NOT_MATCHED, null, null, now, null);
 		recorded(swipe);
 		if (!action.isLike()) {
 			return new Outcome(swipe.response(), false);
@@ -154,18 +156,16 @@ class Swipes {
 			log.debug("mutual-like script failed, deciding from swipe_history", redisUnavailable);
 		}
 		this.steps.afterScript(swipe);
-		// 0 and 2 are only Redis's view (flushed, failed over, evicted, or a retry):
-		// MySQL
-		// confirms. Both sides commit their like before asking, so at least one sees the
-		// other.
-		boolean likedBack = redisSaysMutual || this.history.likes(targetUserId, userId);
-		if (!likedBack) {
-			if (this.history.finishWithoutMatch(userId, swipe.requestId())) {
-				return swipe.notMatched();
-			}
-			return this.history.find(userId, swipe.requestId()).orElseThrow();
+		if (redisSaysMutual) {
+			return secondTransaction(swipe);
 		}
-		return secondTransaction(swipe);
+		// 0 and 2 are only Redis's view (flushed, failed over, evicted, or a retry):
+		// MySQL confirms, in the statement that finishes a non-match
+		if (this.history.finishWithoutMatchUnlessLikedBack(userId, swipe.requestId())) {
+			return swipe.notMatched();
+		}
+		SwipeRow current = this.history.find(userId, swipe.requestId()).orElseThrow();
+		return current.finished() ? current : secondTransaction(swipe);
 	}
 
 	/**
@@ -303,10 +303,6 @@ class Swipes {
 		catch (NoSuchAlgorithmException ex) {
 			throw new IllegalStateException("every JDK has SHA-256", ex);
 		}
-	}
-
-	private record FirstTransaction(SwipeRow row, boolean inserted) {
-
 	}
 
 }
