@@ -11,6 +11,7 @@ import io.kindling.swipe.deck.DeckTestSupport.Person;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -18,6 +19,9 @@ import org.springframework.http.ResponseEntity;
 import static org.assertj.core.api.Assertions.assertThat;
 
 class DeckIT extends DeckTestSupport {
+
+	@Autowired
+	Desirability scores;
 
 	@Test
 	void nobodySwipedAppearsAgainAndTheViewerNever() {
@@ -275,6 +279,7 @@ class DeckIT extends DeckTestSupport {
 
 		swipe(swiper, liked, "LIKE");
 		swipe(swiper, passed, "PASS");
+		this.scores.flush();
 
 		assertThat(desirability(liked)).isCloseTo(1008.0, org.assertj.core.data.Offset.offset(1e-6));
 		assertThat(desirability(passed)).isCloseTo(992.0, org.assertj.core.data.Offset.offset(1e-6));
