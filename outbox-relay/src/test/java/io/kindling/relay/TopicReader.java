@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -36,7 +37,13 @@ final class TopicReader implements AutoCloseable {
 
 	private volatile boolean running = true;
 
+	private final String bootstrapServers;
+
+	private final String topic;
+
 	TopicReader(String bootstrapServers, String topic) {
+		this.bootstrapServers = bootstrapServers;
+		this.topic = topic;
 		createTopic(bootstrapServers, topic);
 		this.poller = Thread.ofPlatform().name("reader-" + topic).daemon().start(() -> poll(bootstrapServers, topic));
 	}
@@ -74,6 +81,27 @@ final class TopicReader implements AutoCloseable {
 					polled.forEach(this.records::add);
 				}
 			}
+		}
+	}
+
+	/**
+	 * Whether every record on the topic when this is asked has been read (no transactions
+	 * write to it, so the end offset is the last record's plus one).
+	 */
+	boolean hasReadToTheEnd() throws ExecutionException, InterruptedException {
+		Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+		for (int i = 0; i < PARTITIONS; i++) {
+			latest.put(new TopicPartition(this.topic, i), OffsetSpec.latest());
+		}
+		Map<TopicPartition, Long> read = new LinkedHashMap<>();
+		for (ConsumerRecord<String, String> record : records()) {
+			read.merge(new TopicPartition(record.topic(), record.partition()), record.offset() + 1, Math::max);
+		}
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, this.bootstrapServers))) {
+			var ends = admin.listOffsets(latest).all().get();
+			return ends.entrySet()
+				.stream()
+				.allMatch((end) -> read.getOrDefault(end.getKey(), 0L) >= end.getValue().offset());
 		}
 	}
 
