@@ -1,12 +1,14 @@
 package io.kindling.swipe.deck;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.stream.Stream;
 
 import io.kindling.swipe.swipe.SwipeRecorded;
 import jakarta.annotation.PreDestroy;
@@ -41,7 +43,7 @@ class Desirability {
 	static final double K = 16;
 
 	/** Games applied per transaction at most. */
-	private static final int BATCH = 1_000;
+	private static final int BATCH = 500;
 
 	private final BlockingQueue<Game> games = new ArrayBlockingQueue<>(100_000);
 
@@ -116,34 +118,53 @@ class Desirability {
 	}
 
 	/**
-	 * A plain read of the swipers' scores, then the targets' rows updated in id order:
-	 * two batches (on two instances) that share targets lock them in the same order, so
-	 * they queue instead of deadlocking.
+	 * One rating period, as Elo is usually run: every game of the batch is scored against
+	 * the ratings read at its start (one plain read of swipers and targets), and each
+	 * target moves by the sum of its games, in one UPDATE. Targets are updated in id
+	 * order, so two batches (on two instances) that share targets queue instead of
+	 * deadlocking; the update adds to the stored score, so a concurrent batch's change is
+	 * never overwritten.
 	 */
 	private void apply(List<Game> batch) {
-		Map<Long, Double> swiperScores = new HashMap<>();
-		this.jdbc.sql("SELECT user_id, desirability FROM profiles WHERE user_id IN (:swiperIds)")
-			.param("swiperIds", batch.stream().map(Game::swiperId).distinct().toList())
+		List<Long> players = batch.stream()
+			.flatMap((game) -> Stream.of(game.swiperId(), game.targetId()))
+			.distinct()
+			.toList();
+		Map<Long, Double> ratings = new HashMap<>();
+		this.jdbc.sql("SELECT user_id, desirability FROM profiles WHERE user_id IN (:players)")
+			.param("players", players)
 			.query((rs) -> {
-				swiperScores.put(rs.getLong("user_id"), rs.getDouble("desirability"));
+				ratings.put(rs.getLong("user_id"), rs.getDouble("desirability"));
 			});
-		MapSqlParameterSource[] updates = batch.stream()
-			.filter((game) -> swiperScores.containsKey(game.swiperId()))
-			.sorted(Comparator.comparingLong(Game::targetId))
-			.map((game) -> new MapSqlParameterSource().addValue("targetId", game.targetId())
-				.addValue("k", K)
-				.addValue("won", game.won())
-				.addValue("swiperScore", swiperScores.get(game.swiperId())))
-			.toArray(MapSqlParameterSource[]::new);
-		if (updates.length > 0) {
-			this.batches.batchUpdate(
-					"""
-							UPDATE profiles
-							SET desirability = desirability + :k * (:won - 1 / (1 + POW(10, (:swiperScore - desirability) / 400)))
-							WHERE user_id = :targetId
-							""",
-					updates);
+		SortedMap<Long, Double> change = new TreeMap<>();
+		for (Game game : batch) {
+			Double swiper = ratings.get(game.swiperId());
+			Double target = ratings.get(game.targetId());
+			if (swiper != null && target != null) {
+				change.merge(game.targetId(), change(target, swiper, game.won()), Double::sum);
+			}
 		}
+		if (change.isEmpty()) {
+			return;
+		}
+		StringBuilder cases = new StringBuilder();
+		MapSqlParameterSource parameters = new MapSqlParameterSource("targetIds", List.copyOf(change.keySet()));
+		int i = 0;
+		for (Map.Entry<Long, Double> entry : change.entrySet()) {
+			cases.append(" WHEN :target").append(i).append(" THEN :change").append(i);
+			parameters.addValue("target" + i, entry.getKey()).addValue("change" + i, entry.getValue());
+			i++;
+		}
+		this.batches.update("UPDATE profiles SET desirability = desirability + CASE user_id" + cases
+				+ " ELSE 0 END WHERE user_id IN (:targetIds) ORDER BY user_id", parameters);
+	}
+
+	/**
+	 * Elo: the target's score moves by K times the difference between the result and the
+	 * result expected from the two scores.
+	 */
+	static double change(double target, double swiper, double won) {
+		return K * (won - 1 / (1 + Math.pow(10, (swiper - target) / 400)));
 	}
 
 }

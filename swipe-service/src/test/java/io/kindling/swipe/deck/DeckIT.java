@@ -286,6 +286,25 @@ class DeckIT extends DeckTestSupport {
 	}
 
 	@Test
+	void gamesOfOneTargetInOneBatchAddUpAgainstTheRatingsAtTheBatchsStart() {
+		double[] at = place(38.72, -9.14);
+		long target = 7_800_011;
+		long first = 7_800_012;
+		long second = 7_800_013;
+		save(Person.man(target, at[0], at[1]));
+		save(Person.woman(first, at[0], at[1]));
+		save(Person.woman(second, at[0], at[1]));
+
+		swipe(first, target, "LIKE");
+		swipe(second, target, "LIKE");
+		this.scores.flush();
+
+		// Both games scored at 1000 against 1000 (one rating period): +8 each.
+		assertThat(desirability(target)).isCloseTo(1016.0, org.assertj.core.data.Offset.offset(1e-6));
+		assertThat(desirability(first)).isCloseTo(1000.0, org.assertj.core.data.Offset.offset(1e-6));
+	}
+
+	@Test
 	void aPageLimitOutsideOneToAHundredIsABadRequest() {
 		long viewer = 7_900_000;
 		assertThat(get(viewer, "/api/deck?limit=0").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
