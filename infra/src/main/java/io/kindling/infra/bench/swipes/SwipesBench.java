@@ -89,7 +89,9 @@ public final class SwipesBench {
 			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(settings::add);
 			service = ServiceJar.start(jar, "1g", port, settings, work.resolve("swipe-service.log"));
 			service.awaitHealthy(Duration.ofSeconds(120));
-			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
+			// the ceiling uses the driver settings the service runs with
+			String jdbcUrl = mariaDb.jdbcUrl(DATABASE)
+					+ "&cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=2048";
 			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
 			// never meet
 			long jdbcOffset = 10_000_000L;
