@@ -83,8 +83,8 @@ public class SwipeHistoryFilter {
 	long rebuild(long userId) {
 		this.filter.open(owner(userId));
 		List<String> targets = this.jdbc.sql("""
-				SELECT target_user_id FROM swipe_history
-				WHERE user_id = :userId AND undone_at IS NULL
+				SELECT active_target FROM swipe_history
+				WHERE user_id = :userId AND active_target IS NOT NULL
 				""").param("userId", userId).query(String.class).list();
 		this.filter.add(owner(userId), targets);
 		log.debug("rebuilt the swipe history filter of user {} from {} swipes", userId, targets.size());

@@ -123,8 +123,8 @@ class CandidateQueries {
 			return Set.of();
 		}
 		return new HashSet<>(this.jdbc.sql("""
-				SELECT target_user_id FROM swipe_history
-				WHERE user_id = :userId AND target_user_id IN (:targets) AND undone_at IS NULL
+				SELECT active_target FROM swipe_history
+				WHERE user_id = :userId AND active_target IN (:targets)
 				UNION
 				SELECT blocked_user_id FROM user_blocks WHERE user_id = :userId AND blocked_user_id IN (:targets)
 				UNION

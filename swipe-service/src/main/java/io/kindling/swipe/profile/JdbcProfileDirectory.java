@@ -7,6 +7,9 @@ import java.util.EnumSet;
 import java.util.Optional;
 import java.util.Set;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -16,6 +19,12 @@ class JdbcProfileDirectory implements ProfileDirectory {
 	static final String COLUMNS = """
 			user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash, age_min, age_max,
 			max_distance_km, desirability, created_at, updated_at, last_active_at""";
+
+	/**
+	 * Ids known to have a profile. Profiles are never deleted, so a yes stays true and
+	 * needs no expiry; a no is not remembered (the profile may be saved a moment later).
+	 */
+	private final Cache<Long, Boolean> known = Caffeine.newBuilder().maximumSize(500_000).build();
 
 	private final JdbcClient jdbc;
 
@@ -33,10 +42,17 @@ class JdbcProfileDirectory implements ProfileDirectory {
 
 	@Override
 	public boolean exists(long userId) {
-		return this.jdbc.sql("SELECT COUNT(*) FROM profiles WHERE user_id = :userId")
+		if (this.known.getIfPresent(userId) != null) {
+			return true;
+		}
+		boolean exists = this.jdbc.sql("SELECT COUNT(*) FROM profiles WHERE user_id = :userId")
 			.param("userId", userId)
 			.query(Long.class)
 			.single() > 0;
+		if (exists) {
+			this.known.put(userId, Boolean.TRUE);
+		}
+		return exists;
 	}
 
 	static Profile profile(ResultSet rs, int row) throws SQLException {

@@ -31,32 +31,22 @@ class SwipeHistory {
 	}
 
 	/**
-	 * What a new swipe is checked against, in one round trip: does the target exist, has
-	 * this user an active swipe on them under another key, how many swipes of this kind
-	 * today, and is this key already known (then it is a retry and the checks do not
-	 * apply).
+	 * How many swipes of this kind the user made since {@code dayStart} and still stands
+	 * by, counted up to {@code limit} at most (that is all a limit check needs).
 	 */
-	Checks checks(long userId, long targetUserId, Action action, String requestId, Instant dayStart) {
+	int countSince(long userId, Action action, Instant dayStart, int limit) {
 		return this.jdbc.sql("""
-				SELECT
-				  (SELECT COUNT(*) FROM profiles WHERE user_id = :targetUserId) AS target_known,
-				  (SELECT COUNT(*) FROM swipe_history
-				   WHERE user_id = :userId AND request_id = :requestId) AS request_known,
-				  (SELECT COUNT(*) FROM swipe_history
-				   WHERE user_id = :userId AND target_user_id = :targetUserId AND undone_at IS NULL
-				     AND request_id <> :requestId) AS earlier_swipes,
-				  CASE WHEN :action = 'PASS' THEN 0 ELSE
-				    (SELECT COUNT(*) FROM swipe_history
-				     WHERE user_id = :userId AND action = :action AND created_at >= :dayStart AND undone_at IS NULL)
-				  END AS today
+				SELECT COUNT(*) FROM (
+				  SELECT 1 FROM swipe_history
+				  WHERE user_id = :userId AND action = :action AND created_at >= :dayStart AND undone_at IS NULL
+				  LIMIT :limit
+				) today
 				""")
 			.param("userId", userId)
-			.param("targetUserId", targetUserId)
-			.param("requestId", requestId)
 			.param("action", action.name())
 			.param("dayStart", Timestamp.from(dayStart))
-			.query((rs, row) -> new Checks(rs.getLong("target_known") > 0, rs.getLong("request_known") > 0,
-					rs.getLong("earlier_swipes") > 0, rs.getLong("today")))
+			.param("limit", limit)
+			.query(Integer.class)
 			.single();
 	}
 
@@ -66,8 +56,14 @@ class SwipeHistory {
 	 * like stays NULL until decided. The row needs no {@code SELECT … FOR UPDATE} after a
 	 * fresh insert (this statement wrote every column and holds its id); a known key is
 	 * read by {@link #find} once the unique-key check has waited for its writer.
-	 * @return the new row's id, or empty when the key is known (the update on a known key
-	 * counts the retry, which makes the driver report 2 rows instead of 1)
+	 * <p>
+	 * The insert is also refused when the user has an active swipe on the target under
+	 * another key ({@code uk_swipe_user_active_target}); that earlier row's
+	 * {@code replay_count} counts the refused attempt, so the column counts every
+	 * duplicate attempt a row has seen: retries of its key and second swipes on its
+	 * target.
+	 * @return the new row's id, or empty when the key or the active target is known (the
+	 * update on the existing row makes the driver report 2 rows instead of 1)
 	 */
 	OptionalLong insert(String requestId, String requestHash, long userId, long targetUserId, Action action,
 			Instant now) {
@@ -123,8 +119,8 @@ class SwipeHistory {
 		return this.jdbc.sql("""
 				UPDATE swipe_history own
 				LEFT JOIN swipe_history back
-				  ON back.user_id = own.target_user_id AND back.target_user_id = own.user_id
-				 AND back.action IN ('LIKE', 'SUPER_LIKE') AND back.undone_at IS NULL
+				  ON back.user_id = own.target_user_id AND back.active_target = own.user_id
+				 AND back.action IN ('LIKE', 'SUPER_LIKE')
 				SET own.response_status = 0
 				WHERE own.user_id = :userId AND own.request_id = :requestId AND own.response_status IS NULL
 				  AND back.swipe_id IS NULL
@@ -138,8 +134,7 @@ class SwipeHistory {
 	boolean likesLocked(long likerId, long likedId) {
 		return !this.jdbc.sql("""
 				SELECT swipe_id FROM swipe_history
-				WHERE user_id = :likerId AND target_user_id = :likedId
-				  AND action IN ('LIKE', 'SUPER_LIKE') AND undone_at IS NULL
+				WHERE user_id = :likerId AND active_target = :likedId AND action IN ('LIKE', 'SUPER_LIKE')
 				LOCK IN SHARE MODE
 				""").param("likerId", likerId).param("likedId", likedId).query(Long.class).list().isEmpty();
 	}
@@ -220,10 +215,6 @@ class SwipeHistory {
 
 	private static @Nullable Instant instant(@Nullable Timestamp timestamp) {
 		return (timestamp != null) ? timestamp.toInstant() : null;
-	}
-
-	record Checks(boolean targetKnown, boolean requestKnown, boolean earlierSwipe, long today) {
-
 	}
 
 }

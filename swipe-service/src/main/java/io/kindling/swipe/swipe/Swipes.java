@@ -17,6 +17,8 @@ import java.util.function.Supplier;
 
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.web.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -45,6 +47,8 @@ class Swipes {
 
 	private final SwipeHistory history;
 
+	private final ProfileDirectory profiles;
+
 	private final MutualLikeScript mutualLike;
 
 	private final MatchStore matches;
@@ -61,10 +65,11 @@ class Swipes {
 
 	private final Counter redisFallbacks;
 
-	Swipes(SwipeHistory history, MutualLikeScript mutualLike, MatchStore matches, TransactionTemplate transactions,
-			ApplicationEventPublisher events, SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps,
-			MeterRegistry meters) {
+	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, MatchStore matches,
+			TransactionTemplate transactions, ApplicationEventPublisher events, SwipeProperties properties, Clock clock,
+			ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
 		this.history = history;
+		this.profiles = profiles;
 		this.mutualLike = mutualLike;
 		this.matches = matches;
 		this.transactions = transactions;
@@ -86,22 +91,21 @@ class Swipes {
 			throw SwipeRefusals.selfSwipe();
 		}
 		Instant now = now();
-		SwipeHistory.Checks checks = this.history.checks(userId, targetUserId, action, requestId, startOfDay(now));
-		if (!checks.requestKnown()) {
-			refuseNewSwipe(targetUserId, action, checks, now);
-		}
 		String requestHash = requestHash(userId, targetUserId, action);
+		ProblemException refusal = refusal(userId, targetUserId, action, now);
+		if (refusal != null) {
+			// a retry of an accepted swipe is answered as before, whatever changed since
+			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
+			return replay(known, requestHash);
+		}
 		OptionalLong inserted = retryingLockConflicts(
 				() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
 		if (inserted.isEmpty()) {
-			// a known key: the unique-key check waited for its writer's commit
-			SwipeRow known = this.history.find(userId, requestId).orElseThrow();
-			if (!known.requestHash().equals(requestHash)) {
-				throw SwipeRefusals.idempotencyKeyReused();
-			}
-			// a retry of a swipe still in flight (or orphaned by a crash) finishes it
-			// itself
-			return new Outcome(finish(known).response(), true);
+			// a known key (the unique-key check waited for its writer's commit), or an
+			// active swipe on the same target under another key
+			SwipeRow known = this.history.find(userId, requestId)
+				.orElseThrow(() -> SwipeRefusals.alreadySwiped(targetUserId));
+			return replay(known, requestHash);
 		}
 		SwipeRow swipe = new SwipeRow(inserted.getAsLong(), requestId, requestHash, userId, targetUserId, action,
 				action.isLike() ? null : SwipeRow.NOT_MATCHED, null, null, now, null);
@@ -113,22 +117,35 @@ class Swipes {
 		return new Outcome(finish(swipe).response(), false);
 	}
 
-	private void refuseNewSwipe(long targetUserId, Action action, SwipeHistory.Checks checks, Instant now) {
-		if (!checks.targetKnown()) {
-			throw SwipeRefusals.unknownTarget(targetUserId);
-		}
-		if (checks.earlierSwipe()) {
-			throw SwipeRefusals.alreadySwiped(targetUserId);
+	/**
+	 * Why a new swipe would be refused before it is written, or null. "Already swiped" is
+	 * not asked here: the insert's unique key answers it atomically.
+	 */
+	private ProblemException refusal(long userId, long targetUserId, Action action, Instant now) {
+		if (!this.profiles.exists(targetUserId)) {
+			return SwipeRefusals.unknownTarget(targetUserId);
 		}
 		int limit = switch (action) {
 			case LIKE -> this.properties.dailyLikes();
 			case SUPER_LIKE -> this.properties.dailySuperLikes();
 			case PASS -> 0;
 		};
-		if (limit > 0 && checks.today() >= limit) {
-			throw SwipeRefusals.dailyLimit(action, limit,
-					Duration.between(now, startOfDay(now).plus(Duration.ofDays(1))));
+		Instant dayStart = startOfDay(now);
+		if (limit > 0 && this.history.countSince(userId, action, dayStart, limit) >= limit) {
+			return SwipeRefusals.dailyLimit(action, limit, Duration.between(now, dayStart.plus(Duration.ofDays(1))));
 		}
+		return null;
+	}
+
+	/**
+	 * The answer to a key seen before: the same payload gets the first answer (finishing
+	 * a swipe still in flight or orphaned by a crash), another payload is refused.
+	 */
+	private Outcome replay(SwipeRow known, String requestHash) {
+		if (!known.requestHash().equals(requestHash)) {
+			throw SwipeRefusals.idempotencyKeyReused();
+		}
+		return new Outcome(finish(known).response(), true);
 	}
 
 	/**

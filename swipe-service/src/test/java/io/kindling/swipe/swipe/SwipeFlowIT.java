@@ -6,8 +6,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.geo.Geohash;
@@ -159,6 +164,34 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(this.api.swipe(ana, key(), ben, "LIKE"), 409);
 		assertThat(this.api.delete("/api/swipes/last", ana).statusCode()).isEqualTo(204);
 		assertThat(this.api.swipe(ana, key(), ben, "LIKE").statusCode()).isEqualTo(200);
+	}
+
+	@Test
+	void devicesSwipingTheSamePersonAtOnceGetOneSwipeAndConflicts() throws Exception {
+		int devices = 16;
+		for (int round = 0; round < 20; round++) {
+			long ana = newUser();
+			long ben = newUser();
+			CountDownLatch start = new CountDownLatch(1);
+			List<Future<Integer>> answers = new ArrayList<>();
+			try (ExecutorService pool = Executors.newFixedThreadPool(devices)) {
+				for (int device = 0; device < devices; device++) {
+					String action = (device % 2 == 0) ? "LIKE" : "PASS";
+					answers.add(pool.submit(() -> {
+						start.await();
+						return this.api.swipe(ana, key(), ben, action).statusCode();
+					}));
+				}
+				start.countDown();
+				List<Integer> statuses = new ArrayList<>();
+				for (Future<Integer> answer : answers) {
+					statuses.add(answer.get());
+				}
+				assertThat(statuses).as("round %d", round).containsOnlyOnce(200);
+				assertThat(statuses).filteredOn((status) -> status != 200).containsOnly(409);
+			}
+			assertThat(count("SELECT COUNT(*) FROM swipe_history WHERE user_id = " + ana)).isEqualTo(1);
+		}
 	}
 
 	@Test
