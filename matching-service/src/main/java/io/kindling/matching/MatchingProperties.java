@@ -23,13 +23,17 @@ import org.springframework.validation.annotation.Validated;
  * @param sessionTtl how long an anonymous session token is valid
  * @param maxBodySize larger request bodies are refused with 413
  * @param rateLimit per-IP limits (0 turns a limit off)
+ * @param topicCacheTtl how long the active topics read from the database are trusted
+ * before they are read again (a topic added or retired shows after at most this; 0 reads
+ * them on every join)
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
 public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @DefaultValue("60s") Duration fallbackAfter,
 		@DefaultValue("30s") Duration roomPendingTtl, @DefaultValue("10m") Duration roomTtl,
 		@DefaultValue("1s") Duration sweepInterval, @DefaultValue("24h") Duration sessionTtl,
-		@DefaultValue("16KB") DataSize maxBodySize, @DefaultValue @Valid RateLimit rateLimit) {
+		@DefaultValue("16KB") DataSize maxBodySize, @DefaultValue @Valid RateLimit rateLimit,
+		@DefaultValue("5s") Duration topicCacheTtl) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -38,6 +42,10 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requirePositive("room-ttl", roomTtl);
 		requirePositive("sweep-interval", sweepInterval);
 		requirePositive("session-ttl", sessionTtl);
+		if (topicCacheTtl.isNegative()) {
+			throw new IllegalArgumentException(
+					"kindling.matching.topic-cache-ttl must not be negative, was " + topicCacheTtl);
+		}
 	}
 
 	private static void requirePositive(String name, Duration value) {

@@ -335,6 +335,26 @@ class MatchingIT {
 	}
 
 	@Test
+	void aTopicAddedOrRetiredCountsOnceTheTopicCacheExpires() {
+		String token = this.api.session();
+		this.jdbc.sql("INSERT INTO topics (id, name, active) VALUES (777, 'Cache test', TRUE)").update();
+		try {
+			this.clock.advance(Duration.ofSeconds(6));
+			assertThat(this.api.join(token, 777, 2).status()).isEqualTo(202);
+			assertThat(this.api.leave(token).status()).isEqualTo(204);
+			this.jdbc.sql("UPDATE topics SET active = FALSE WHERE id = 777").update();
+			this.clock.advance(Duration.ofSeconds(6));
+			Api.Response retired = this.api.join(token, 777, 2);
+			assertThat(retired.status()).isEqualTo(400);
+			assertThat(retired.field("detail")).contains("topic 777");
+			assertNothingChanged(token);
+		}
+		finally {
+			this.jdbc.sql("DELETE FROM topics WHERE id = 777").update();
+		}
+	}
+
+	@Test
 	void joiningWhileWaitingOrInARoomIs409() {
 		String a = this.api.session();
 		String b = this.api.session();

@@ -11,6 +11,7 @@ import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 
 /** Hears rooms formed on any instance and pushes them to the streams open here. */
 @Configuration(proxyBeanMethods = false)
@@ -21,6 +22,11 @@ class MatchedSubscriber {
 			JsonMapper json) {
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(connections);
+		// the default executor starts a platform thread for every message: thousands a
+		// minute at a hundred rooms a second
+		SimpleAsyncTaskExecutor delivery = new SimpleAsyncTaskExecutor("matched-delivery-");
+		delivery.setVirtualThreads(true);
+		container.setTaskExecutor(delivery);
 		MessageListener listener = (Message message, byte[] pattern) -> {
 			MatchedMessage matched = json.readValue(new String(message.getBody(), StandardCharsets.UTF_8),
 					MatchedMessage.class);

@@ -45,8 +45,9 @@ import redis.clients.jedis.Pipeline;
 import static io.kindling.infra.bench.Percentiles.ms;
 
 /**
- * {@code ./kindling bench rooms [--seconds 10] [--clients 32]}: starts its own Redis,
- * MariaDB and two matching-service jars on free ports, then measures, in one run:
+ * {@code ./kindling bench rooms [--seconds 10] [--clients 32] [--warmup 60]}: starts its
+ * own Redis, MariaDB and two matching-service jars on free ports, then measures, in one
+ * run:
  * <ol>
  * <li>join→matched throughput across the two instances (a pair's first join on A, the
  * join that completes the room on B, then both leave), beside a no-op endpoint
@@ -76,8 +77,14 @@ public final class RoomsBench {
 	}
 
 	public static void main(String[] args) throws Exception {
+		// HttpURLConnection keeps 5 idle connections per server unless told otherwise:
+		// with 32 clients the rest would open a new connection for every request
+		System.setProperty("http.maxConnections", "512");
 		int seconds = (int) BenchArgs.longArg(args, "--seconds", 10);
 		int clients = (int) BenchArgs.longArg(args, "--clients", 32);
+		// the JIT needs tens of thousands of calls of the join path before it is
+		// compiled; a short warm-up measures the compiler, not the service
+		int warmup = (int) BenchArgs.longArg(args, "--warmup", 60);
 		Path root = BenchHost.root();
 		Path jar = ServiceJar.locate(root, "matching-service");
 		Path formScript = root.resolve("matching-service/src/main/resources/scripts/form_room.lua");
@@ -103,16 +110,25 @@ public final class RoomsBench {
 			}
 			addTopics(mariaDb.jdbcUrl(DATABASE));
 			System.out.printf(
-					"rooms bench: two instances (ports %d, %d), %d clients, %d s per phase; load average %s%n", portA,
-					portB, clients, seconds, BenchHost.loadAverage(" / "));
+					"rooms bench: two instances (ports %d, %d), %d clients, %d s per phase, %d s warm-up; load average %s%n",
+					portA, portB, clients, seconds, warmup, BenchHost.loadAverage(" / "));
 
 			System.out.println("warming up...");
-			noOp(a, b, clients, Math.max(3, seconds / 2));
-			rooms(a, b, clients, Math.max(3, seconds / 2));
+			noOp(a, b, clients, Math.max(3, warmup / 4));
+			rooms(a, b, clients, Math.max(3, warmup - warmup / 4));
+			// CPU each process really spent per request: the two services, MariaDB,
+			// Redis,
+			// this JVM (the clients)
+			long[][] pids = { services.stream().mapToLong(ServiceJar::pid).toArray(), { mariaDb.pid() },
+					{ redis.pid() }, { ProcessHandle.current().pid() } };
 			System.out.println("no-op endpoint at full speed...");
+			long[] beforeNoOp = cpuTicks(pids);
 			Throughput noOp = noOp(a, b, clients, seconds);
+			long[] noOpTicks = minus(cpuTicks(pids), beforeNoOp);
 			System.out.println("join -> matched at full speed...");
+			long[] beforeRooms = cpuTicks(pids);
 			Throughput rooms = rooms(a, b, clients, seconds);
+			long[] roomsTicks = minus(cpuTicks(pids), beforeRooms);
 			System.out.println("push latency at 200 joins/s, beside 1 s polling...");
 			PushResult push = push(a, b, seconds);
 			System.out.println("forming cost by queue depth...");
@@ -182,7 +198,10 @@ public final class RoomsBench {
 						String.format("%.2f (≤ 1.20: %s)", cost.p50Micros() / base.p50Micros(),
 								(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
 			}
-			System.out.printf("%nerrors: no-op %d, rooms %d, push %d (missed %d); load average at the end %s%n",
+			System.out.printf(
+					"%nCPU per request (ms, from /proc; not distorted by other load): no-op %s; join→matched %s (services, MariaDB, Redis, clients)%n",
+					perRequest(noOpTicks, noOp), perRequest(roomsTicks, rooms));
+			System.out.printf("errors: no-op %d, rooms %d, push %d (missed %d); load average at the end %s%n",
 					noOp.errors(), rooms.errors(), push.errors(), push.missed(), BenchHost.loadAverage(" / "));
 		}
 		finally {
@@ -197,6 +216,34 @@ public final class RoomsBench {
 		redis.close();
 		mariaDb.close();
 		BenchHost.deleteQuietly(work);
+	}
+
+	private static long[] cpuTicks(long[][] pids) {
+		long[] ticks = new long[pids.length];
+		for (int i = 0; i < pids.length; i++) {
+			ticks[i] = BenchHost.cpuTicks(pids[i]);
+		}
+		return ticks;
+	}
+
+	private static long[] minus(long[] after, long[] before) {
+		long[] difference = new long[after.length];
+		for (int i = 0; i < after.length; i++) {
+			difference[i] = after[i] - before[i];
+		}
+		return difference;
+	}
+
+	/** "total (a + b + c + d)" in ms per request, from clock ticks of 10 ms. */
+	private static String perRequest(long[] ticks, Throughput throughput) {
+		double requests = Math.max(1, throughput.requests());
+		StringBuilder parts = new StringBuilder();
+		long total = 0;
+		for (long tick : ticks) {
+			total += tick;
+			parts.append((parts.length() == 0) ? "" : " + ").append(String.format("%.2f", tick * 10.0 / requests));
+		}
+		return String.format("%.2f (%s)", total * 10.0 / requests, parts);
 	}
 
 	record Throughput(long operations, long requests, long errors, double seconds, Histogram latency) {

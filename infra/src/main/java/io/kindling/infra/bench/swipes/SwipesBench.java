@@ -165,6 +165,10 @@ public final class SwipesBench {
 			double halfRate = httpMax.perSecond() / 2;
 			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
 			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
+			// the storage's own tail at that rate: what no service in front of it can
+			// beat
+			System.out.printf("raw JDBC at the same rate (%.0f/s)...%n", halfRate);
+			Result jdbcHalf = jdbcLoad.openLoop(halfRate, seconds);
 			String loadAfter = BenchHost.loadAverage(" ");
 
 			System.out.println();
@@ -183,6 +187,8 @@ public final class SwipesBench {
 					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
 			System.out.printf(format, String.format("HTTP at half the maximum (%.0f/s)", halfRate), rate(httpHalf),
 					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.matches(), "");
+			System.out.printf(format, String.format("raw JDBC at the same rate (%.0f/s)", halfRate), rate(jdbcHalf),
+					ms(jdbcHalf, 50), ms(jdbcHalf, 99), jdbcHalf.matches(), "");
 			int cores = Runtime.getRuntime().availableProcessors();
 			System.out.printf(
 					"%nCPU per swipe (not distorted by other load): raw JDBC %.2f ms (this JVM + MariaDB), HTTP %.2f ms (service + MariaDB + Redis),"
@@ -205,8 +211,8 @@ public final class SwipesBench {
 					(double) httpWork[2] / httpMax.operations(), (double) jdbcWork[0] / jdbcMax.operations(),
 					(double) jdbcWork[1] / jdbcMax.operations());
 			System.out.printf(
-					"errors: HTTP %d (full) + %d (half), JDBC %d; load average before %s, after %s (%d cores)%n",
-					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), loadBefore, loadAfter,
+					"errors: HTTP %d (full) + %d (half), JDBC %d (full) + %d (half); load average before %s, after %s (%d cores)%n",
+					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), jdbcHalf.errors(), loadBefore, loadAfter,
 					Runtime.getRuntime().availableProcessors());
 		}
 		finally {
@@ -347,42 +353,52 @@ public final class SwipesBench {
 		 * due (no coordinated omission).
 		 */
 		Result openLoop(double perSecond, int seconds) throws InterruptedException {
-			Recorder latency = new Recorder(3);
-			AtomicLong done = new AtomicLong();
-			AtomicLong errors = new AtomicLong();
-			AtomicLong matches = new AtomicLong();
-			long intervalNanos = (long) (1e9 / perSecond);
-			long start = System.nanoTime();
-			long end = start + TimeUnit.SECONDS.toNanos(seconds);
-			try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-				for (long due = start; due < end; due += intervalNanos) {
-					long wait = due - System.nanoTime();
-					if (wait > 0) {
-						TimeUnit.NANOSECONDS.sleep(wait);
-					}
-					Swipe swipe = this.mix.next();
-					if (swipe == null) {
-						break;
-					}
-					long dueAt = due;
-					threads.submit(() -> {
-						try {
-							if (send(swipe)) {
-								matches.incrementAndGet();
-							}
-							latency.recordValue((System.nanoTime() - dueAt) / 1_000);
-							done.incrementAndGet();
-						}
-						catch (Exception ex) {
-							errors.incrementAndGet();
-						}
-					});
-				}
-			}
-			double elapsed = (System.nanoTime() - start) / 1e9;
-			return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
+			return SwipesBench.openLoop(perSecond, seconds, this.mix, this::send);
 		}
 
+	}
+
+	/**
+	 * Starts a swipe every {@code 1 / perSecond} s whatever the answers take, each on its
+	 * own virtual thread, timing each from when it was due (no coordinated omission).
+	 */
+	static Result openLoop(double perSecond, int seconds, Mix mix, Operation operation) throws InterruptedException {
+		Recorder latency = new Recorder(3);
+		AtomicLong done = new AtomicLong();
+		AtomicLong errors = new AtomicLong();
+		AtomicLong matches = new AtomicLong();
+		long intervalNanos = (long) (1e9 / perSecond);
+		long start = System.nanoTime();
+		long end = start + TimeUnit.SECONDS.toNanos(seconds);
+		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+			for (long due = start; due < end; due += intervalNanos) {
+				long wait = due - System.nanoTime();
+				if (wait > 0) {
+					TimeUnit.NANOSECONDS.sleep(wait);
+				}
+				Swipe swipe = mix.next();
+				if (swipe == null) {
+					break;
+				}
+				long dueAt = due;
+				threads.submit(() -> {
+					try {
+						if (operation.run(swipe)) {
+							matches.incrementAndGet();
+						}
+						latency.recordValue((System.nanoTime() - dueAt) / 1_000);
+						done.incrementAndGet();
+					}
+					catch (Exception ex) {
+						if (errors.incrementAndGet() <= 3) {
+							System.err.println("error: " + ex);
+						}
+					}
+				});
+			}
+		}
+		double elapsed = (System.nanoTime() - start) / 1e9;
+		return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
 	}
 
 	/**
@@ -398,7 +414,7 @@ public final class SwipesBench {
 
 		private final Set<String> likes = ConcurrentHashMap.newKeySet();
 
-		private final ThreadLocal<@Nullable Connection> connections = new ThreadLocal<>();
+		private final Queue<Connection> idle = new ConcurrentLinkedQueue<>();
 
 		private final List<Connection> opened = new ArrayList<>();
 
@@ -412,27 +428,43 @@ public final class SwipesBench {
 				return SwipesBench.closedLoop(clients, seconds, this.mix, this::swipe);
 			}
 			finally {
-				synchronized (this.opened) {
-					for (Connection connection : this.opened) {
-						try {
-							connection.close();
-						}
-						catch (SQLException ex) {
-							// closing after the run
-						}
-					}
-					this.opened.clear();
-				}
-				this.connections.remove();
+				closeConnections();
 			}
 		}
 
+		/**
+		 * The same transactions at a fixed rate, for the HTTP half-rate row's baseline.
+		 */
+		Result openLoop(double perSecond, int seconds) throws InterruptedException {
+			try {
+				return SwipesBench.openLoop(perSecond, seconds, this.mix, this::swipe);
+			}
+			finally {
+				closeConnections();
+			}
+		}
+
+		private void closeConnections() {
+			this.idle.clear();
+			synchronized (this.opened) {
+				for (Connection connection : this.opened) {
+					try {
+						connection.close();
+					}
+					catch (SQLException ex) {
+						// closing after the run
+					}
+				}
+				this.opened.clear();
+			}
+		}
+
+		/** A connection not in use, or a new one; a swipe holds it until it returns. */
 		private Connection connection() throws SQLException {
-			Connection connection = this.connections.get();
+			Connection connection = this.idle.poll();
 			if (connection == null) {
 				connection = DriverManager.getConnection(this.jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
 				connection.setAutoCommit(false);
-				this.connections.set(connection);
 				synchronized (this.opened) {
 					this.opened.add(connection);
 				}
@@ -442,6 +474,21 @@ public final class SwipesBench {
 
 		boolean swipe(Swipe swipe) throws SQLException {
 			Connection db = connection();
+			try {
+				boolean matched = swipeOn(db, swipe);
+				this.idle.add(db);
+				return matched;
+			}
+			catch (SQLException | RuntimeException ex) {
+				synchronized (this.opened) {
+					this.opened.remove(db);
+				}
+				db.close();
+				throw ex;
+			}
+		}
+
+		private boolean swipeOn(Connection db, Swipe swipe) throws SQLException {
 			boolean like = !swipe.action().equals("PASS");
 			boolean mutual = false;
 			try {
@@ -690,27 +737,12 @@ public final class SwipesBench {
 
 	/** CPU ticks of the service, MariaDB, Redis and this JVM, in that order. */
 	private static long[] cpuTicks(long service, long[] database, long[] redis, long self) {
-		return new long[] { cpuTicks(service), cpuTicks(database), cpuTicks(redis), cpuTicks(self) };
+		return new long[] { BenchHost.cpuTicks(service), BenchHost.cpuTicks(database), BenchHost.cpuTicks(redis),
+				BenchHost.cpuTicks(self) };
 	}
 
 	private static double perSwipeMs(long ticks, Result result) {
 		return ticks * 10.0 / result.operations();
-	}
-
-	/** User + system CPU of processes, in clock ticks (1/100 s), from /proc. */
-	private static long cpuTicks(long... pids) {
-		long ticks = 0;
-		for (long pid : pids) {
-			try {
-				String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-			}
-			catch (IOException | RuntimeException ex) {
-				// a process that is gone costs nothing more
-			}
-		}
-		return ticks;
 	}
 
 	private static String rate(Result result) {
