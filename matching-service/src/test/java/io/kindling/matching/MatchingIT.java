@@ -335,6 +335,16 @@ class MatchingIT {
 	}
 
 	@Test
+	void aSessionStopsWorkingAtItsExpiryEvenWhileRemembered() {
+		String token = this.api.session();
+		assertThat(this.api.status(token).status()).isEqualTo(200);
+		this.clock.advance(Duration.ofHours(24).plusSeconds(1));
+		Api.Response expired = this.api.status(token);
+		assertThat(expired.status()).isEqualTo(401);
+		assertProblem(expired, 401);
+	}
+
+	@Test
 	void aTopicAddedOrRetiredCountsOnceTheTopicCacheExpires() {
 		String token = this.api.session();
 		this.jdbc.sql("INSERT INTO topics (id, name, active) VALUES (777, 'Cache test', TRUE)").update();

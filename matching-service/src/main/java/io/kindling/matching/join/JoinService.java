@@ -70,11 +70,10 @@ public class JoinService {
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
 			return MatchingStatus.matched(formed.get());
 		}
-		MatchingStatus status = MatchingStatus.of(this.readState.read(session.token()));
-		// timed out in the same instant is not possible; idle would only mean it left at
-		// once
-		return MatchingStatus.IDLE.equals(status.status()) ? MatchingStatus.waiting(queue.topicId(), queue.size(), now)
-				: status;
+		// queued at now (the enqueue script stored exactly that ms); a room another
+		// instance forms with the caller from here on reaches it by push or by its next
+		// poll, so the join does not ask Redis again
+		return MatchingStatus.waiting(queue.topicId(), queue.size(), Instant.ofEpochMilli(now.toEpochMilli()));
 	}
 
 	/** The caller's status; a waiting caller's poll also tries to form a room. */

@@ -2,13 +2,17 @@ package io.kindling.matching.session;
 
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ratelimit.RateLimiter;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Service;
@@ -22,7 +26,15 @@ public class SessionService {
 
 	private static final Pattern TOKEN = Pattern.compile("[A-Za-z0-9_-]{43}");
 
+	private static final Duration REMEMBERED = Duration.ofMinutes(1);
+
 	private final SecureRandom random = new SecureRandom();
+
+	/** Expiry (epoch ms) of sessions seen lately, by token. */
+	private final Cache<String, Long> known = Caffeine.newBuilder()
+		.maximumSize(200_000)
+		.expireAfterWrite(REMEMBERED)
+		.build();
 
 	private final StringRedisTemplate redis;
 
@@ -50,12 +62,40 @@ public class SessionService {
 		return new IssuedSession(token, expiresAt);
 	}
 
-	/** The session of a token that was issued here and has not expired. */
+	/**
+	 * The session of a token that was issued here and has not expired. A session is never
+	 * extended or revoked, so its expiry, once read, answers on its own: every call of a
+	 * session needs it, and asking Redis each time cost a round trip per request. It is
+	 * read again after {@link #REMEMBERED} (a session lost with a Redis flush stops
+	 * working by then).
+	 */
 	public Optional<Session> resolve(String token) {
-		if (!TOKEN.matcher(token).matches() || !Boolean.TRUE.equals(this.redis.hasKey(key(token)))) {
+		if (!TOKEN.matcher(token).matches()) {
+			return Optional.empty();
+		}
+		Long expiresAt = this.known.getIfPresent(token);
+		if (expiresAt == null) {
+			expiresAt = parse(this.redis.opsForValue().get(key(token)));
+			if (expiresAt == null) {
+				return Optional.empty();
+			}
+			this.known.put(token, expiresAt);
+		}
+		if (this.clock.millis() >= expiresAt) {
+			this.known.invalidate(token);
 			return Optional.empty();
 		}
 		return Optional.of(new Session(token));
+	}
+
+	private static @Nullable Long parse(@Nullable String expiresAt) {
+		try {
+			return (expiresAt != null) ? Long.valueOf(expiresAt) : null;
+		}
+		catch (NumberFormatException ex) {
+			// not a value this service wrote
+			return null;
+		}
 	}
 
 	private static String key(String token) {

@@ -24,6 +24,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 import io.kindling.infra.bench.BenchArgs;
@@ -107,13 +108,17 @@ public final class RelayBench {
 			System.out.println("starting outbox-relay and draining its backlog...");
 			int port = FreePorts.pick();
 			int wakeUpPort = FreePorts.pick();
-			relay = ServiceJar.start(jar, "1g", port, List.of("--kindling.relay.wake-up-port=" + wakeUpPort,
+			// --any.relay.setting=value on the bench's command line goes to the relay
+			List<String> tuning = Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).toList();
+			List<String> settings = new ArrayList<>(List.of("--kindling.relay.wake-up-port=" + wakeUpPort,
 					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
 					"--kindling.relay.sources[0].name=matches", "--kindling.relay.sources[0].url=" + jdbcUrl,
 					"--kindling.relay.sources[0].table=match_outbox", "--kindling.relay.sources[0].topic=" + TOPIC,
 					"--kindling.relay.sources[1].name=rooms", "--kindling.relay.sources[1].url=" + jdbcUrl,
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
-					"--logging.level.root=WARN"), work.resolve("outbox-relay.log"));
+					"--logging.level.root=WARN"));
+			settings.addAll(tuning);
+			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
 			relay.awaitHealthy(Duration.ofSeconds(120));
 			Drain relayDrain = relayTopic.awaitCount(backlog, Duration.ofSeconds(180));
 
@@ -154,7 +159,9 @@ public final class RelayBench {
 			String format = "| %-44s | %16s | %13s | %13s | %13s |%n";
 			System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:");
-			System.out.printf(format, "outbox-relay (16 partitions, 4 workers, 500/batch)",
+			System.out.printf(format,
+					tuning.isEmpty() ? "outbox-relay (16 partitions, 4 workers, 500/batch)"
+							: "outbox-relay " + String.join(" ", tuning),
 					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
 					ms(relayLatency, 100));
 			System.out.printf(format, "outbox-relay, writers ring after commit", "", ms(rungLatency, 50),
