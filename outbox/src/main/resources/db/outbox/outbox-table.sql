@@ -16,6 +16,7 @@ CREATE TABLE outbox_table_name (
     parked_at       TIMESTAMP(6)  NULL,
     PRIMARY KEY (id),
     UNIQUE KEY uk_outbox_event_id (event_id),
-    KEY idx_outbox_unpublished (published_at, key_hash, id),
-    KEY idx_outbox_published_at (published_at)
+    -- the relay's claim (published_at IS NULL, by key_hash, id) and the retention cleanup
+    -- (published_at < cutoff) both range-scan it: one index for both
+    KEY idx_outbox_unpublished (published_at, key_hash, id)
 ) ENGINE = InnoDB;

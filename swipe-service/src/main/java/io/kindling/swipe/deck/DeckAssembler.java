@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,9 +58,18 @@ class DeckAssembler {
 	}
 
 	List<Card> assemble(Profile viewer, Instant now) {
+		return assemble(viewer, now, Set.of());
+	}
+
+	/**
+	 * A deck without the people in {@code exclude} (the cards still waiting in the deck
+	 * this one will follow).
+	 */
+	List<Card> assemble(Profile viewer, Instant now, Set<Long> exclude) {
 		LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
 		int size = this.settings.size();
-		Set<Long> blocked = this.queries.blockedEitherWay(viewer.userId());
+		Set<Long> blocked = new HashSet<>(this.queries.blockedEitherWay(viewer.userId()));
+		blocked.addAll(exclude);
 
 		List<Candidate> superLikers = eligible(viewer, today,
 				this.queries.byIds(this.superLikes.activeFor(viewer.userId(), now, size), now), blocked);
@@ -121,7 +131,7 @@ class DeckAssembler {
 		int widest = Math.min(NARROWEST_PRECISION, Geohash.precisionFor(viewer.maxDistanceKm()));
 		long swipes = this.swiped.swipeCount(viewer.userId());
 		// the already-swiped are mostly the best ranked: read past them
-		int limit = (int) Math.min(this.settings.maxPool(), 2L * size + swipes);
+		int limit = (int) Math.min(this.settings.maxPool(), 2L * size + swipes + blocked.size());
 		List<Long> fresh = List.of();
 		int lastUsed = this.areas.lastUsed(viewer);
 		int precision = Math.max(widest, Math.min(NARROWEST_PRECISION, lastUsed));

@@ -16,11 +16,15 @@ import org.springframework.validation.annotation.Validated;
  * @param maxBoosted boosted cards per deck at most
  * @param maxPool candidate rows read from MySQL per search area at most
  * @param scoreFlushInterval how often queued desirability updates are applied
+ * @param refillBelow when a page leaves fewer cards than this in the deck, the next deck
+ * is assembled in the background and appended (0 = never: the page after the last card
+ * assembles)
  */
 @Validated
 @ConfigurationProperties("kindling.swipe.deck")
 record DeckProperties(@DefaultValue("200") @Min(1) @Max(1000) int size, @DefaultValue("1h") @NotNull Duration ttl,
 		@DefaultValue("5") @Min(1) int organicPerBoost, @DefaultValue("2") @Min(0) int maxBoosted,
-		@DefaultValue("50000") @Min(100) int maxPool, @DefaultValue("200ms") @NotNull Duration scoreFlushInterval) {
+		@DefaultValue("50000") @Min(100) int maxPool, @DefaultValue("200ms") @NotNull Duration scoreFlushInterval,
+		@DefaultValue("100") @Min(0) int refillBelow) {
 
 }

@@ -2,14 +2,21 @@ package io.kindling.swipe.deck;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import io.kindling.swipe.web.ProblemException;
+import jakarta.annotation.PreDestroy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.http.HttpStatus;
@@ -22,6 +29,8 @@ import org.springframework.stereotype.Service;
  */
 @Service
 class DeckService {
+
+	private static final Logger log = LoggerFactory.getLogger(DeckService.class);
 
 	private final DeckStore store;
 
@@ -37,6 +46,10 @@ class DeckService {
 
 	private final SearchAreas areas;
 
+	/** Background refills: short, each waiting on Redis and MySQL. */
+	private final ExecutorService refills = Executors
+		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
+
 	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
 			DeckProperties properties, Clock clock, SearchAreas areas) {
 		this.areas = areas;
@@ -51,11 +64,14 @@ class DeckService {
 	List<Card> next(long userId, int limit) {
 		List<Card> page = new ArrayList<>(limit);
 		boolean assembled = false;
+		DeckStore.Taken last = null;
 		// a few rounds at most: a page thinned by the MySQL check is topped up from the
 		// deck
 		for (int round = 0; round < 4 && page.size() < limit; round++) {
-			List<Card> taken = this.store.take(userId, limit - page.size());
-			if (taken.isEmpty()) {
+			DeckStore.Taken taken = this.store.take(userId, limit - page.size());
+			last = taken;
+			List<Card> cards = taken.cards();
+			if (cards.isEmpty()) {
 				if (assembled) {
 					break;
 				}
@@ -66,24 +82,69 @@ class DeckService {
 						this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl(),
 						limit - page.size());
 				assembled = true;
+				last = null;
 				if (first.fresh()) {
 					// just checked against the swipe history filter and the blocks
 					page.addAll(first.cards());
 					continue;
 				}
-				taken = first.cards();
+				cards = first.cards();
 			}
-			Set<Long> hidden = this.queries.notShowable(userId, taken.stream().map(Card::userId).toList());
-			taken.stream().filter((card) -> !hidden.contains(card.userId())).forEach(page::add);
+			Set<Long> hidden = this.queries.notShowable(userId, cards.stream().map(Card::userId).toList());
+			cards.stream().filter((card) -> !hidden.contains(card.userId())).forEach(page::add);
+		}
+		if (last != null && !page.isEmpty() && last.left() < this.settings.refillBelow()) {
+			refillSoon(userId, last.generation(), page);
 		}
 		return page;
+	}
+
+	/**
+	 * Assembles the deck that follows the current one in the background, so that the page
+	 * after the last card is read from Redis like any other instead of waiting for an
+	 * assembly. It leaves out the cards still in the deck and the page just shown.
+	 */
+	private void refillSoon(long userId, long generation, List<Card> shown) {
+		if (!this.store.claimRefill(userId)) {
+			return;
+		}
+		try {
+			this.refills.execute(() -> refill(userId, generation, shown));
+		}
+		catch (RejectedExecutionException shuttingDown) {
+			// the next page assembles inline; the lease runs out
+		}
+	}
+
+	private void refill(long userId, long generation, List<Card> shown) {
+		try {
+			Profile viewer = this.profiles.find(userId).orElse(null);
+			if (viewer == null) {
+				this.store.append(userId, generation, List.of(), this.settings.ttl());
+				return;
+			}
+			Set<Long> exclude = new HashSet<>(this.store.remainingIds(userId));
+			shown.forEach((card) -> exclude.add(card.userId()));
+			this.store.append(userId, generation, this.assembler.assemble(viewer, this.clock.instant(), exclude),
+					this.settings.ttl());
+		}
+		catch (RuntimeException ex) {
+			// the next page that finds the deck empty assembles inline; the lease runs
+			// out
+			log.warn("background refill of the deck of user {} failed", userId, ex);
+		}
+	}
+
+	@PreDestroy
+	void stopRefills() {
+		this.refills.close();
 	}
 
 	@EventListener
 	void on(SwipeRecorded swipe) {
 		if ("SUPER_LIKE".equals(swipe.action())) {
 			// the target's next page is assembled anew, with this super liker on top
-			this.store.discard(swipe.targetUserId());
+			this.store.discard(swipe.targetUserId(), this.settings.ttl());
 		}
 	}
 
@@ -91,7 +152,7 @@ class DeckService {
 	void on(SwipeRewound rewind) {
 		// the rewound person may come back: the next page assembles a deck without the
 		// swipe
-		this.store.discard(rewind.userId());
+		this.store.discard(rewind.userId(), this.settings.ttl());
 	}
 
 }

@@ -17,11 +17,15 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 class DeckIT extends DeckTestSupport {
 
 	@Autowired
 	Desirability scores;
+
+	@Autowired
+	DeckStore decks;
 
 	@Test
 	void nobodySwipedAppearsAgainAndTheViewerNever() {
@@ -47,6 +51,48 @@ class DeckIT extends DeckTestSupport {
 		assertThat(rest).doesNotContainAnyElementsOf(swipedNow)
 			.doesNotContainAnyElementsOf(swiped)
 			.doesNotContain(viewer);
+	}
+
+	@Test
+	void theNextDeckIsAssembledInTheBackgroundBeforeTheCurrentOneRunsOut() {
+		double[] at = place(60.17, 24.94);
+		long viewer = 7_950_000;
+		save(Person.woman(viewer, at[0], at[1]));
+		List<Long> men = LongStream.rangeClosed(viewer + 1, viewer + 300).boxed().toList();
+		men.forEach((id) -> save(Person.man(id, at[0] + (id % 11) * 0.001, at[1])));
+
+		// assembles 200 and shows 100: 100 left, not yet below refill-below (100)
+		List<Long> shown = new ArrayList<>(ids(page(viewer, 100)));
+		assertThat(this.redis.opsForList().size("deck:{" + viewer + "}")).isEqualTo(100);
+		shown.forEach((id) -> swipe(viewer, id, "PASS"));
+		// leaves none: the next deck is assembled in the background, without the page
+		// just shown (not swiped yet) and the swiped
+		shown.addAll(ids(page(viewer, 100)));
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.redis.opsForList().size("deck:{" + viewer + "}"), (left) -> left != null && left > 0);
+
+		List<Long> third = ids(page(viewer, 100));
+		assertThat(shown).doesNotHaveDuplicates().hasSize(200);
+		assertThat(third).hasSize(100).doesNotContainAnyElementsOf(shown);
+		assertThat(third)
+			.containsExactlyInAnyOrderElementsOf(men.stream().filter((id) -> !shown.contains(id)).toList());
+	}
+
+	@Test
+	void aRefillBegunBeforeTheDeckWasDiscardedIsDropped() {
+		long viewer = 7_960_000;
+		DeckStore.Taken before = this.decks.take(viewer, 1);
+		assertThat(this.decks.claimRefill(viewer)).isTrue();
+		assertThat(this.decks.claimRefill(viewer)).as("one refill at a time").isFalse();
+		this.decks.discard(viewer, Duration.ofMinutes(1));
+		Card card = new Card(viewer + 1, "late", 30, 1, false, false);
+		assertThat(this.decks.append(viewer, before.generation(), List.of(card), Duration.ofMinutes(1))).isFalse();
+		assertThat(this.redis.hasKey("deck:{" + viewer + "}")).isFalse();
+		// the lease ended with the dropped refill; one begun now appends
+		assertThat(this.decks.claimRefill(viewer)).isTrue();
+		DeckStore.Taken now = this.decks.take(viewer, 1);
+		assertThat(this.decks.append(viewer, now.generation(), List.of(card), Duration.ofMinutes(1))).isTrue();
+		assertThat(this.decks.remainingIds(viewer)).containsExactly(viewer + 1);
 	}
 
 	@Test
@@ -249,6 +295,8 @@ class DeckIT extends DeckTestSupport {
 		List<Long> swiped = men.subList(0, 6);
 		swiped.forEach((id) -> swipe(viewer, id, "PASS"));
 		assertThat(ids(page(viewer, 100))).doesNotContainAnyElementsOf(swiped);
+		// that page emptied the deck: its background refill reads the filter too
+		await().atMost(Duration.ofSeconds(10)).until(() -> !this.redis.hasKey("deck-refill:{" + viewer + "}"));
 
 		this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
 			connection.serverCommands().flushAll();

@@ -72,6 +72,11 @@ public final class RelayBench {
 	private RelayBench() {
 	}
 
+	/** Clock ticks (10 ms) spread over events, in µs per event. */
+	private static double perEvent(long ticks, int events) {
+		return ticks * 10_000.0 / events;
+	}
+
 	public static void main(String[] args) throws Exception {
 		int backlog = (int) BenchArgs.longArg(args, "--backlog", 200_000);
 		int rate = (int) BenchArgs.longArg(args, "--rate", 1_000);
@@ -120,7 +125,17 @@ public final class RelayBench {
 			settings.addAll(tuning);
 			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
 			relay.awaitHealthy(Duration.ofSeconds(120));
+			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
+			// this JVM (the consumer counting records)
+			long[] drainPids = { relay.pid(), mariaDb.pid(), kafka.pid(), ProcessHandle.current().pid() };
+			long[] drainTicks = new long[drainPids.length];
+			for (int i = 0; i < drainPids.length; i++) {
+				drainTicks[i] = -BenchHost.cpuTicks(drainPids[i]);
+			}
 			Drain relayDrain = relayTopic.awaitCount(backlog, Duration.ofSeconds(180));
+			for (int i = 0; i < drainPids.length; i++) {
+				drainTicks[i] += BenchHost.cpuTicks(drainPids[i]);
+			}
 
 			System.out.printf("naive relay on its backlog for %d s...%n", seconds);
 			NaiveRelay naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
@@ -169,6 +184,11 @@ public final class RelayBench {
 			System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
 					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
 					ms(naiveLatency, 100));
+			System.out.printf(
+					"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, consumer %.0f; total %.0f%n",
+					perEvent(drainTicks[0], backlog), perEvent(drainTicks[1], backlog),
+					perEvent(drainTicks[2], backlog), perEvent(drainTicks[3], backlog),
+					perEvent(drainTicks[0] + drainTicks[1] + drainTicks[2] + drainTicks[3], backlog));
 			System.out.printf(
 					"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
 							+ " (both sources, probe at polling.max-interval 50 ms)%n",
