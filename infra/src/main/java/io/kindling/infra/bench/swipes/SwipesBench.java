@@ -359,49 +359,6 @@ public final class SwipesBench {
 	}
 
 	/**
-	 * Starts a swipe every {@code 1 / perSecond} s whatever the answers take, each on its
-	 * own virtual thread, timing each from when it was due (no coordinated omission).
-	 */
-	static Result openLoop(double perSecond, int seconds, Mix mix, Operation operation) throws InterruptedException {
-		Recorder latency = new Recorder(3);
-		AtomicLong done = new AtomicLong();
-		AtomicLong errors = new AtomicLong();
-		AtomicLong matches = new AtomicLong();
-		long intervalNanos = (long) (1e9 / perSecond);
-		long start = System.nanoTime();
-		long end = start + TimeUnit.SECONDS.toNanos(seconds);
-		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			for (long due = start; due < end; due += intervalNanos) {
-				long wait = due - System.nanoTime();
-				if (wait > 0) {
-					TimeUnit.NANOSECONDS.sleep(wait);
-				}
-				Swipe swipe = mix.next();
-				if (swipe == null) {
-					break;
-				}
-				long dueAt = due;
-				threads.submit(() -> {
-					try {
-						if (operation.run(swipe)) {
-							matches.incrementAndGet();
-						}
-						latency.recordValue((System.nanoTime() - dueAt) / 1_000);
-						done.incrementAndGet();
-					}
-					catch (Exception ex) {
-						if (errors.incrementAndGet() <= 3) {
-							System.err.println("error: " + ex);
-						}
-					}
-				});
-			}
-		}
-		double elapsed = (System.nanoTime() - start) / 1e9;
-		return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
-	}
-
-	/**
 	 * The seed's two transactions by raw JDBC, one connection per client: TX 1 for every
 	 * swipe, and TX 2 when a like finds the other side's like (known here from the loop's
 	 * own memory, standing in for the Redis script).
@@ -607,13 +564,48 @@ public final class SwipesBench {
 
 	}
 
+	/**
+	 * Runs swipes and counts them: latency from a given start, successes, matches, the
+	 * first few errors printed.
+	 */
+	private static final class Tally {
+
+		private final Recorder latency = new Recorder(3);
+
+		private final AtomicLong done = new AtomicLong();
+
+		private final AtomicLong errors = new AtomicLong();
+
+		private final AtomicLong matches = new AtomicLong();
+
+		private final long start = System.nanoTime();
+
+		void run(Operation operation, Swipe swipe, long sinceNanos) {
+			try {
+				if (operation.run(swipe)) {
+					this.matches.incrementAndGet();
+				}
+				this.latency.recordValue((System.nanoTime() - sinceNanos) / 1_000);
+				this.done.incrementAndGet();
+			}
+			catch (Exception ex) {
+				if (this.errors.incrementAndGet() <= 3) {
+					System.err.println("error: " + ex);
+				}
+			}
+		}
+
+		Result result() {
+			double elapsed = (System.nanoTime() - this.start) / 1e9;
+			return new Result(this.done.get(), this.errors.get(), this.matches.get(), elapsed,
+					this.latency.getIntervalHistogram());
+		}
+
+	}
+
 	static Result closedLoop(int clients, int seconds, Mix mix, Operation operation) throws InterruptedException {
-		Recorder latency = new Recorder(3);
-		AtomicLong done = new AtomicLong();
-		AtomicLong errors = new AtomicLong();
-		AtomicLong matches = new AtomicLong();
-		long start = System.nanoTime();
-		long end = start + TimeUnit.SECONDS.toNanos(seconds);
+		Tally tally = new Tally();
+		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
 			for (int c = 0; c < clients; c++) {
 				threads.submit(() -> {
@@ -622,25 +614,38 @@ public final class SwipesBench {
 						if (swipe == null) {
 							return;
 						}
-						long t0 = System.nanoTime();
-						try {
-							if (operation.run(swipe)) {
-								matches.incrementAndGet();
-							}
-							latency.recordValue((System.nanoTime() - t0) / 1_000);
-							done.incrementAndGet();
-						}
-						catch (Exception ex) {
-							if (errors.incrementAndGet() <= 3) {
-								System.err.println("error: " + ex);
-							}
-						}
+						tally.run(operation, swipe, System.nanoTime());
 					}
 				});
 			}
 		}
-		double elapsed = (System.nanoTime() - start) / 1e9;
-		return new Result(done.get(), errors.get(), matches.get(), elapsed, latency.getIntervalHistogram());
+		return tally.result();
+	}
+
+	/**
+	 * Starts a swipe every {@code 1 / perSecond} s whatever the answers take, each on its
+	 * own virtual thread, timing each from when it was due (no coordinated omission).
+	 */
+	static Result openLoop(double perSecond, int seconds, Mix mix, Operation operation) throws InterruptedException {
+		Tally tally = new Tally();
+		long intervalNanos = (long) (1e9 / perSecond);
+		long start = System.nanoTime();
+		long end = start + TimeUnit.SECONDS.toNanos(seconds);
+		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
+			for (long due = start; due < end; due += intervalNanos) {
+				long wait = due - System.nanoTime();
+				if (wait > 0) {
+					TimeUnit.NANOSECONDS.sleep(wait);
+				}
+				Swipe swipe = mix.next();
+				if (swipe == null) {
+					break;
+				}
+				long dueAt = due;
+				threads.submit(() -> tally.run(operation, swipe, dueAt));
+			}
+		}
+		return tally.result();
 	}
 
 	private static void seedProfiles(Connection db, long firstId, int users) throws SQLException {
