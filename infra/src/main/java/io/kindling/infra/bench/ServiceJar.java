@@ -46,13 +46,17 @@ public final class ServiceJar {
 	}
 
 	/**
-	 * Starts {@code java -Xmx<heap> -jar <jar> --server.port=<port> <settings>}, output
-	 * to {@code log}; it is not yet healthy. JVM options in the environment variable
-	 * {@code KINDLING_BENCH_JVM_OPTS} (e.g. a JFR recording) go before {@code -jar}.
+	 * Starts
+	 * {@code java -Xms<heap> -Xmx<heap> -jar <jar> --server.port=<port> <settings>},
+	 * output to {@code log}; it is not yet healthy. JVM options in the environment
+	 * variable {@code KINDLING_BENCH_JVM_OPTS} (e.g. a JFR recording) go before
+	 * {@code -jar}.
 	 */
 	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
 			throws IOException {
-		List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xmx" + heap));
+		// a fixed heap, as a server runs: G1 keeps a heap that starts small small, and
+		// collects it every few seconds
+		List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms" + heap, "-Xmx" + heap));
 		String jvmOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
 		if (!jvmOptions.isEmpty()) {
 			command.addAll(List.of(jvmOptions.split("\\s+")));

@@ -37,12 +37,14 @@ class SecurityConfiguration {
 
 	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
 
-	/** About 2 KB each: a few tens of MB at most. */
-	private static final int REMEMBERED_TOKENS = 20_000;
-
 	@Bean
 	SecurityFilterChain apiSecurity(HttpSecurity http) throws Exception {
+		// a stateless token API: no logout, no saved request to return to, no servlet
+		// login API; each would be one more filter on every call
 		return http.csrf((csrf) -> csrf.disable())
+			.logout((logout) -> logout.disable())
+			.requestCache((cache) -> cache.disable())
+			.servletApi((servletApi) -> servletApi.disable())
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus", "/actuator/info",
@@ -67,7 +69,7 @@ class SecurityConfiguration {
 		OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(),
 				expiryRequired(), numericSubject());
 		decoder.setJwtValidator(validator);
-		return new RememberingJwtDecoder(decoder, validator, REMEMBERED_TOKENS);
+		return new RememberingJwtDecoder(decoder, validator, properties.rememberedTokens());
 	}
 
 	/**

@@ -3,17 +3,24 @@ package io.kindling.swipe.security;
 import java.nio.charset.StandardCharsets;
 
 import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.PositiveOrZero;
+
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
  * The HS256 secret shared with the app's own auth service, which issues the tokens.
  *
  * @param jwtSecret its UTF-8 bytes are the HMAC key; at least 32 of them (RFC 7518 §3.2)
+ * @param rememberedTokens how many verified tokens to remember, so a client's next call
+ * with the same token skips the signature check (about 1 KB of heap each); 0 checks every
+ * call
  */
 @Validated
 @ConfigurationProperties("kindling.security")
-public record SecurityProperties(@NotBlank String jwtSecret) {
+public record SecurityProperties(@NotBlank String jwtSecret,
+		@DefaultValue("50000") @PositiveOrZero int rememberedTokens) {
 
 	static final int MIN_KEY_BYTES = 32;
 

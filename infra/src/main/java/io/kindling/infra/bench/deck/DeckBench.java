@@ -76,9 +76,10 @@ public final class DeckBench {
 			mariaDb.createDatabase(DATABASE);
 			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 			int port = FreePorts.pick();
-			service = new ProcessBuilder(javaBinary(), "-Xmx1g", "-jar", jar.toString(), "--server.port=" + port,
-					"--spring.data.redis.port=" + redis.port(), "--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-					"--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN")
+			service = new ProcessBuilder(javaBinary(), "-Xms1g", "-Xmx1g", "-jar", jar.toString(),
+					"--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
+					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
+					"--logging.level.root=WARN")
 				.redirectErrorStream(true)
 				.redirectOutput(work.resolve("swipe-service.log").toFile())
 				.start();
