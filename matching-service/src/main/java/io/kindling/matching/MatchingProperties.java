@@ -26,6 +26,8 @@ import org.springframework.validation.annotation.Validated;
  * @param topicCacheTtl how long the active topics read from the database are trusted
  * before they are read again (a topic added or retired shows after at most this; 0 reads
  * them on every join)
+ * @param banCacheTtl how long the active bans read from the database are trusted (a new
+ * ban bites after at most this; 0 asks the database on every join)
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
@@ -33,7 +35,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue("30s") Duration roomPendingTtl, @DefaultValue("10m") Duration roomTtl,
 		@DefaultValue("1s") Duration sweepInterval, @DefaultValue("24h") Duration sessionTtl,
 		@DefaultValue("16KB") DataSize maxBodySize, @DefaultValue @Valid RateLimit rateLimit,
-		@DefaultValue("5s") Duration topicCacheTtl) {
+		@DefaultValue("5s") Duration topicCacheTtl, @DefaultValue("5s") Duration banCacheTtl) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -42,9 +44,13 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requirePositive("room-ttl", roomTtl);
 		requirePositive("sweep-interval", sweepInterval);
 		requirePositive("session-ttl", sessionTtl);
-		if (topicCacheTtl.isNegative()) {
-			throw new IllegalArgumentException(
-					"kindling.matching.topic-cache-ttl must not be negative, was " + topicCacheTtl);
+		requireNotNegative("topic-cache-ttl", topicCacheTtl);
+		requireNotNegative("ban-cache-ttl", banCacheTtl);
+	}
+
+	private static void requireNotNegative(String name, Duration value) {
+		if (value.isNegative()) {
+			throw new IllegalArgumentException("kindling.matching." + name + " must not be negative, was " + value);
 		}
 	}
 

@@ -303,6 +303,8 @@ class MatchingIT {
 		this.jdbc.sql("INSERT INTO bans (ban_type, subject, reason) VALUES ('SESSION', :key, 'test')")
 			.param("key", Session.keyOf(token))
 			.update();
+		// the active bans are read at most every ban-cache-ttl (5 s)
+		this.clock.advance(Duration.ofSeconds(6));
 		Api.Response banned = this.api.join(token, 1, 2);
 		assertThat(banned.status()).isEqualTo(403);
 		assertProblem(banned, 403);
@@ -312,6 +314,7 @@ class MatchingIT {
 		this.jdbc.sql("INSERT INTO bans (ban_type, subject, expires_at) VALUES ('IP', '127.0.0.1', :until)")
 			.param("until", java.sql.Timestamp.from(this.clock.instant().plusSeconds(60)))
 			.update();
+		this.clock.advance(Duration.ofSeconds(6));
 		try {
 			assertThat(this.api.join(other, 1, 2).status()).isEqualTo(403);
 			this.clock.advance(Duration.ofSeconds(61));

@@ -2,24 +2,98 @@ package io.kindling.matching.ban;
 
 import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 
+import io.kindling.matching.MatchingProperties;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
+/**
+ * The {@code bans} table. Every join asks it, and bans are few and rarely change, so the
+ * active ones are read whole and trusted for {@code ban-cache-ttl}: a new ban bites after
+ * at most that long. A list too long to hold ({@value #MAX_HELD} active bans) is asked on
+ * every join instead.
+ */
 @Repository
 class JdbcBanList implements BanList {
+
+	static final int MAX_HELD = 100_000;
 
 	private final JdbcClient jdbc;
 
 	private final Clock clock;
 
-	JdbcBanList(JdbcClient jdbc, Clock clock) {
+	private final Duration ttl;
+
+	private final int maxHeld;
+
+	private volatile @Nullable Snapshot snapshot;
+
+	@Autowired
+	JdbcBanList(JdbcClient jdbc, Clock clock, MatchingProperties properties) {
+		this(jdbc, clock, properties.banCacheTtl(), MAX_HELD);
+	}
+
+	JdbcBanList(JdbcClient jdbc, Clock clock, Duration ttl, int maxHeld) {
 		this.jdbc = jdbc;
 		this.clock = clock;
+		this.ttl = ttl;
+		this.maxHeld = maxHeld;
 	}
 
 	@Override
 	public boolean isBanned(String sessionKey, String address) {
+		Instant now = this.clock.instant();
+		Snapshot bans = current(now);
+		if (bans == null) {
+			return askDatabase(sessionKey, address, now);
+		}
+		return bans.covers("SESSION", sessionKey, now) || bans.covers("IP", address, now);
+	}
+
+	/** The bans held, or null when they are too many to hold (or the cache is off). */
+	private @Nullable Snapshot current(Instant now) {
+		if (this.ttl.isZero()) {
+			return null;
+		}
+		Snapshot known = this.snapshot;
+		if (known == null || !now.isBefore(known.readAt().plus(this.ttl))) {
+			synchronized (this) {
+				known = this.snapshot;
+				if (known == null || !now.isBefore(known.readAt().plus(this.ttl))) {
+					known = read(now);
+					this.snapshot = known;
+				}
+			}
+		}
+		return known.tooMany() ? null : known;
+	}
+
+	private Snapshot read(Instant now) {
+		List<Ban> active = this.jdbc.sql("""
+				SELECT ban_type, subject, expires_at FROM bans
+				WHERE expires_at IS NULL OR expires_at > :now
+				LIMIT :limit
+				""").param("now", Timestamp.from(now)).param("limit", this.maxHeld + 1).query(Ban.class).list();
+		if (active.size() > this.maxHeld) {
+			return new Snapshot(Map.of(), now, true);
+		}
+		Map<String, Instant> expiries = new HashMap<>();
+		for (Ban ban : active) {
+			expiries.put(ban.banType() + ":" + ban.subject(),
+					(ban.expiresAt() != null) ? ban.expiresAt().toInstant() : Instant.MAX);
+		}
+		return new Snapshot(Map.copyOf(expiries), now, false);
+	}
+
+	private boolean askDatabase(String sessionKey, String address, Instant now) {
 		return this.jdbc.sql("""
 				SELECT COUNT(*) FROM bans
 				WHERE ((ban_type = 'SESSION' AND subject = :sessionKey) OR (ban_type = 'IP' AND subject = :address))
@@ -27,9 +101,24 @@ class JdbcBanList implements BanList {
 				""")
 			.param("sessionKey", sessionKey)
 			.param("address", address)
-			.param("now", Timestamp.from(this.clock.instant()))
+			.param("now", Timestamp.from(now))
 			.query(Long.class)
 			.single() > 0;
+	}
+
+	private record Ban(String banType, String subject, @Nullable Timestamp expiresAt) {
+
+	}
+
+	/** Active bans by type and subject, with when each ends. */
+	private record Snapshot(Map<String, Instant> expiries, Instant readAt, boolean tooMany) {
+
+		boolean covers(String type, String subject, Instant now) {
+			Instant ends = this.expiries.get(type + ":" + subject);
+			// a ban that ran out since the read no longer counts
+			return ends != null && now.isBefore(ends);
+		}
+
 	}
 
 }

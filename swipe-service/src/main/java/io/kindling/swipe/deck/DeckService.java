@@ -135,9 +135,13 @@ class DeckService {
 		}
 	}
 
+	/**
+	 * A refill is a head start, never owed: shutdown interrupts the ones running instead
+	 * of waiting on them (close() would wait for each to finish its queries).
+	 */
 	@PreDestroy
 	void stopRefills() {
-		this.refills.close();
+		this.refills.shutdownNow();
 	}
 
 	@EventListener

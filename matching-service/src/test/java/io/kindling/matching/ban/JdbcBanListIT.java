@@ -1,0 +1,82 @@
+package io.kindling.matching.ban;
+
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.MutableClock;
+import io.kindling.matching.TestClockConfiguration;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.annotation.DirtiesContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** How long the held bans are trusted, against the real {@code bans} table. */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
+@SpringBootTest
+@Import(TestClockConfiguration.class)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class JdbcBanListIT {
+
+	@Autowired
+	BanList bans;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	@Autowired
+	MutableClock clock;
+
+	@AfterEach
+	void noBans() {
+		this.jdbc.sql("DELETE FROM bans").update();
+	}
+
+	@Test
+	void aNewBanBitesWithinTheCacheTtlAndAnExpiredOneStopsAtOnce() {
+		assertThat(this.bans.isBanned("session-a", "10.0.0.1")).isFalse();
+		ban("SESSION", "session-a", this.clock.instant().plusSeconds(30));
+		ban("IP", "10.0.0.2", null);
+		// held from the read above, for at most ban-cache-ttl (5 s)
+		assertThat(this.bans.isBanned("session-a", "10.0.0.1")).isFalse();
+		this.clock.advance(Duration.ofSeconds(5));
+		assertThat(this.bans.isBanned("session-a", "10.0.0.1")).isTrue();
+		assertThat(this.bans.isBanned("session-b", "10.0.0.2")).isTrue();
+		assertThat(this.bans.isBanned("session-b", "10.0.0.1")).isFalse();
+		// the session ban ends 30 s after it began, between two reads of the table
+		this.clock.advance(Duration.ofSeconds(24));
+		assertThat(this.bans.isBanned("session-a", "10.0.0.1")).isTrue();
+		this.clock.advance(Duration.ofSeconds(2));
+		assertThat(this.bans.isBanned("session-a", "10.0.0.1")).isFalse();
+	}
+
+	@Test
+	void aListTooLongToHoldIsAskedOnEveryJoin() {
+		JdbcBanList small = new JdbcBanList(this.jdbc, this.clock, Duration.ofSeconds(5), 1);
+		ban("IP", "10.0.0.3", null);
+		ban("IP", "10.0.0.4", null);
+		assertThat(small.isBanned("session-c", "10.0.0.3")).isTrue();
+		ban("SESSION", "session-c", null);
+		// no snapshot: seen at once
+		assertThat(small.isBanned("session-c", "10.0.0.9")).isTrue();
+		assertThat(small.isBanned("session-d", "10.0.0.9")).isFalse();
+	}
+
+	private void ban(String type, String subject, @Nullable Instant until) {
+		this.jdbc.sql("INSERT INTO bans (ban_type, subject, expires_at) VALUES (:type, :subject, :until)")
+			.param("type", type)
+			.param("subject", subject)
+			.param("until", (until != null) ? Timestamp.from(until) : null)
+			.update();
+	}
+
+}
