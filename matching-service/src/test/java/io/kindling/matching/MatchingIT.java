@@ -9,9 +9,11 @@ import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.EnqueueScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -53,6 +55,12 @@ class MatchingIT {
 
 	@Autowired
 	FormRoomScript formRoom;
+
+	@Autowired
+	EnqueueScript enqueue;
+
+	@Autowired
+	RoomFormer former;
 
 	Api api;
 
@@ -437,6 +445,28 @@ class MatchingIT {
 		assertMatchedBody(matched.json(), 4, 2);
 		assertThat(this.api.status(b).body()).isEqualTo(matched.body());
 		assertThat(countConversations()).isEqualTo(conversationsBefore + 1);
+	}
+
+	@Test
+	void aJoinerPutInARoomByAnotherFormerBeforeItsOwnTryLearnsItLeftTheQueue() {
+		MatchQueue queue = new MatchQueue(1, 2);
+		String a = this.api.session();
+		String b = this.api.session();
+		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(202);
+		// b's join has enqueued it...
+		assertThat(this.enqueue.enqueue(b, queue, this.clock.instant())).isTrue();
+		// ...when the sweeper or another instance forms the room
+		assertThat(this.former.tryForm(queue)).isPresent();
+		RoomFormer.Attempt late = this.former.tryForm(queue, b);
+		assertThat(late.formed()).isEmpty();
+		assertThat(late.callerQueued()).isFalse();
+		assertThat(this.api.status(b).field("status")).isEqualTo("matched");
+
+		String c = this.api.session();
+		assertThat(this.enqueue.enqueue(c, queue, this.clock.instant())).isTrue();
+		RoomFormer.Attempt alone = this.former.tryForm(queue, c);
+		assertThat(alone.formed()).isEmpty();
+		assertThat(alone.callerQueued()).isTrue();
 	}
 
 	@Test

@@ -66,13 +66,18 @@ public class JoinService {
 		if (!this.enqueue.enqueue(session.token(), queue, now)) {
 			throw new JoinRefused.AlreadyJoined();
 		}
-		Optional<RoomFormed> formed = this.former.tryForm(queue);
+		RoomFormer.Attempt attempt = this.former.tryForm(queue, session.token());
+		Optional<RoomFormed> formed = attempt.formed();
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
 			return MatchingStatus.matched(formed.get());
 		}
-		// queued at now (the enqueue script stored exactly that ms); a room another
-		// instance forms with the caller from here on reaches it by push or by its next
-		// poll, so the join does not ask Redis again
+		if (!attempt.callerQueued()) {
+			// another instance or the sweeper put the caller in a room between the
+			// enqueue and this try: answer with that room
+			return MatchingStatus.of(this.readState.read(session.token()));
+		}
+		// still queued at now (the enqueue script stored exactly that ms); a room formed
+		// from here on reaches the caller by push or by its next poll
 		return MatchingStatus.waiting(queue.topicId(), queue.size(), Instant.ofEpochMilli(now.toEpochMilli()));
 	}
 

@@ -58,11 +58,28 @@ public class RoomFormer {
 	 * @return the room, when one formed and its conversation was written
 	 */
 	public Optional<RoomFormed> tryForm(MatchQueue queue) {
-		FormRoomScript.Result result = this.formRoom.form(queue, UUID.randomUUID().toString(), this.clock.instant());
+		return tryForm(queue, "").formed();
+	}
+
+	/**
+	 * What one try at forming a room did, for a caller who just joined the queue.
+	 *
+	 * @param formed the room formed by this try, if any
+	 * @param callerQueued false when the caller left the queue for a room that another
+	 * instance, the sweeper or a poll formed since the join
+	 */
+	public record Attempt(Optional<RoomFormed> formed, boolean callerQueued) {
+
+	}
+
+	/** Forms at most one room from the queue the caller just joined. */
+	public Attempt tryForm(MatchQueue queue, String caller) {
+		FormRoomScript.Result result = this.formRoom.form(queue, UUID.randomUUID().toString(), this.clock.instant(),
+				caller);
 		this.metrics.timedOut(queue, result.timedOut());
 		this.metrics.waiting(queue, result.stillWaiting());
 		if (result.room().isEmpty()) {
-			return Optional.empty();
+			return new Attempt(Optional.empty(), result.callerQueued());
 		}
 		PoppedRoom room = result.room().get();
 		long conversationId;
@@ -78,14 +95,15 @@ public class RoomFormer {
 			log.warn(
 					"Could not write the conversation of room {} (topic {}, size {}); {} participant(s) back in the queue",
 					room.roomId(), queue.topicId(), queue.size(), restored, ex);
-			return Optional.empty();
+			// whoever was restored is queued again
+			return new Attempt(Optional.empty(), true);
 		}
 		List<String> stillInRoom = this.confirmRoom.confirm(room, conversationId);
 		this.metrics.formed(room);
 		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
 				room.formedAt(), stillInRoom);
 		this.events.publishEvent(formed);
-		return Optional.of(formed);
+		return new Attempt(Optional.of(formed), result.callerQueued());
 	}
 
 	/** Forms rooms from the queue until none forms, at most {@code limit}. */

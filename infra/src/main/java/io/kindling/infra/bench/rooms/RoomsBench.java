@@ -21,6 +21,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -68,6 +70,9 @@ public final class RoomsBench {
 	private static final int FIRST_TOPIC = 1000;
 
 	private static final int TOPICS = 512;
+
+	/** Rooms that did not form as expected, by the statuses of their two joins. */
+	private static final ConcurrentHashMap<String, AtomicLong> FAILED_ROOMS = new ConcurrentHashMap<>();
 
 	private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
 
@@ -127,6 +132,7 @@ public final class RoomsBench {
 			long[] noOpTicks = minus(cpuTicks(pids), beforeNoOp);
 			System.out.println("join -> matched at full speed...");
 			long[] beforeRooms = cpuTicks(pids);
+			FAILED_ROOMS.clear();
 			Throughput rooms = rooms(a, b, clients, seconds);
 			long[] roomsTicks = minus(cpuTicks(pids), beforeRooms);
 			System.out.println("push latency at 200 joins/s, beside 1 s polling...");
@@ -201,8 +207,10 @@ public final class RoomsBench {
 			System.out.printf(
 					"%nCPU per request (ms, from /proc; not distorted by other load): no-op %s; join→matched %s (services, MariaDB, Redis, clients)%n",
 					perRequest(noOpTicks, noOp), perRequest(roomsTicks, rooms));
-			System.out.printf("errors: no-op %d, rooms %d, push %d (missed %d); load average at the end %s%n",
-					noOp.errors(), rooms.errors(), push.errors(), push.missed(), BenchHost.loadAverage(" / "));
+			System.out.printf(
+					"errors: no-op %d, rooms %d (statuses of the two joins: %s), push %d (missed %d); load average at the end %s%n",
+					noOp.errors(), rooms.errors(), new ConcurrentSkipListMap<>(FAILED_ROOMS), push.errors(),
+					push.missed(), BenchHost.loadAverage(" / "));
 		}
 		finally {
 			stopAll(services, redis, mariaDb, work);
@@ -292,6 +300,10 @@ public final class RoomsBench {
 			a.send("DELETE", "/api/matching", first, null);
 			b.send("DELETE", "/api/matching", second, null);
 			boolean ok = waiting.status() == 202 && matched.status() == 200;
+			if (!ok) {
+				FAILED_ROOMS.computeIfAbsent(waiting.status() + " then " + matched.status(), (key) -> new AtomicLong())
+					.incrementAndGet();
+			}
 			return new long[] { ok ? 1 : 0, 4, ok ? 0 : 1 };
 		});
 	}
@@ -500,7 +512,7 @@ public final class RoomsBench {
 			long start = System.nanoTime();
 			Object result = jedis.evalsha(sha, List.of(queue, prefix + "queues"),
 					List.of(prefix, "2", "1", String.valueOf(clock), String.valueOf(clock - 300_000),
-							String.valueOf(clock - 60_000), "room-" + call, "30000", "500"));
+							String.valueOf(clock - 60_000), "room-" + call, "30000", "500", ""));
 			long micros = (System.nanoTime() - start) / 1_000;
 			if (call >= 0) {
 				latency.recordValue(Math.max(1, micros));
