@@ -85,34 +85,40 @@ class Desirability {
 		flush();
 	}
 
-	/** Applies every queued game; returns how many. */
+	/**
+	 * Applies the queued games; returns how many. A batch that fails is dropped and the
+	 * rest stay queued for the next flush: with the database gone (at shutdown, say) each
+	 * batch would otherwise wait out the pool's connection timeout in turn.
+	 */
 	synchronized int flush() {
 		int applied = 0;
 		List<Game> batch = new ArrayList<>(BATCH);
 		while (this.games.drainTo(batch, BATCH) > 0) {
-			applyWithRetries(batch);
+			if (!applyWithRetries(batch)) {
+				break;
+			}
 			applied += batch.size();
 			batch.clear();
 		}
 		return applied;
 	}
 
-	private void applyWithRetries(List<Game> batch) {
+	private boolean applyWithRetries(List<Game> batch) {
 		for (int attempt = 1;; attempt++) {
 			try {
 				this.transactions.executeWithoutResult((tx) -> apply(batch));
-				return;
+				return true;
 			}
 			catch (PessimisticLockingFailureException ex) {
 				// rolled back whole, so running it again applies each game once
 				if (attempt >= 3) {
 					log.warn("could not apply {} desirability updates; they are dropped", batch.size(), ex);
-					return;
+					return false;
 				}
 			}
 			catch (RuntimeException ex) {
 				log.warn("could not apply {} desirability updates; they are dropped", batch.size(), ex);
-				return;
+				return false;
 			}
 		}
 	}
