@@ -54,9 +54,10 @@ public final class ServiceJar {
 	 */
 	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
 			throws IOException {
-		// a fixed heap, as a server runs: G1 keeps a heap that starts small small, and
-		// collects it every few seconds
-		List<String> command = new ArrayList<>(List.of(javaBinary(), "-Xms" + heap, "-Xmx" + heap));
+		// as ./kindling up runs them: a fixed heap (G1 keeps a heap that starts small
+		// small, and collects it every few seconds) and a 20 ms pause goal
+		List<String> command = new ArrayList<>(
+				List.of(javaBinary(), "-Xms" + heap, "-Xmx" + heap, "-XX:MaxGCPauseMillis=20"));
 		String jvmOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
 		if (!jvmOptions.isEmpty()) {
 			command.addAll(List.of(jvmOptions.split("\\s+")));

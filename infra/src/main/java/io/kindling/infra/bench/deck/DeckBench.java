@@ -76,8 +76,8 @@ public final class DeckBench {
 			mariaDb.createDatabase(DATABASE);
 			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 			int port = FreePorts.pick();
-			service = new ProcessBuilder(javaBinary(), "-Xms1g", "-Xmx1g", "-jar", jar.toString(),
-					"--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
+			service = new ProcessBuilder(javaBinary(), "-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=20", "-jar",
+					jar.toString(), "--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
 					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
 					"--logging.level.root=WARN")
 				.redirectErrorStream(true)
