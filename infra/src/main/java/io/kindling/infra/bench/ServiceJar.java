@@ -47,7 +47,7 @@ public final class ServiceJar {
 
 	/**
 	 * Starts
-	 * {@code java -Xms<heap> -Xmx<heap> -jar <jar> --server.port=<port> <settings>},
+	 * {@code java -Xms<heap> -Xmx<heap> -XX:MaxGCPauseMillis=20 -jar <jar> --server.port=<port> <settings>},
 	 * output to {@code log}; it is not yet healthy. JVM options in the environment
 	 * variable {@code KINDLING_BENCH_JVM_OPTS} (e.g. a JFR recording) go before
 	 * {@code -jar}.

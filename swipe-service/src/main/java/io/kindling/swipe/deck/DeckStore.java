@@ -90,6 +90,10 @@ class DeckStore {
 	 * deck was replaced or discarded since {@code generation}.
 	 */
 	boolean append(long userId, long generation, List<Card> cards, Duration ttl) {
+		if (cards.isEmpty()) {
+			this.redis.delete(refillKey(userId));
+			return false;
+		}
 		List<String> args = new ArrayList<>(cards.size() + 2);
 		args.add(String.valueOf(generation));
 		args.add(String.valueOf(ttl.toMillis()));
@@ -98,10 +102,6 @@ class DeckStore {
 		}
 		List<String> keys = new ArrayList<>(keys(userId));
 		keys.add(refillKey(userId));
-		if (cards.isEmpty()) {
-			this.redis.delete(refillKey(userId));
-			return false;
-		}
 		return Long.valueOf(1).equals(APPEND.run(this.redis, keys, args.toArray(String[]::new)));
 	}
 

@@ -25,11 +25,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.concurrent.TimeUnit;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisServer;
@@ -62,29 +62,24 @@ public final class DeckBench {
 		int pages = (int) SeedData.longArg(args, "--pages", 200);
 		long thinkMillis = SeedData.longArg(args, "--think-ms", 250);
 		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
-		Path jar = root.resolve("swipe-service/target/swipe-service.jar");
-		if (!Files.exists(jar)) {
-			throw new IllegalStateException("no " + jar + ": build it first (mvn -pl swipe-service -am package)");
-		}
+		Path jar = ServiceJar.locate(root, "swipe-service");
 		Path work = Files.createTempDirectory("kindling-bench-deck-");
 		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		Process service = null;
+		ServiceJar service = null;
 		try {
 			redis.start();
 			mariaDb.start();
 			mariaDb.createDatabase(DATABASE);
 			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 			int port = FreePorts.pick();
-			service = new ProcessBuilder(javaBinary(), "-Xms1g", "-Xmx1g", "-XX:MaxGCPauseMillis=20", "-jar",
-					jar.toString(), "--server.port=" + port, "--spring.data.redis.port=" + redis.port(),
-					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
-					"--logging.level.root=WARN")
-				.redirectErrorStream(true)
-				.redirectOutput(work.resolve("swipe-service.log").toFile())
-				.start();
+			service = ServiceJar.start(jar, "1g", port,
+					List.of("--spring.data.redis.port=" + redis.port(),
+							"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+							"--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN"),
+					work.resolve("swipe-service.log"));
+			service.awaitHealthy(Duration.ofSeconds(120));
 			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-			awaitHealthy(http, port, service, work);
 			Instant now = Instant.now();
 			try (Connection db = DriverManager.getConnection(SeedData.withBatchRewrite(mariaDb.jdbcUrl(DATABASE)),
 					MariaDbServer.USER, MariaDbServer.PASSWORD);
@@ -188,10 +183,7 @@ public final class DeckBench {
 		}
 		finally {
 			if (service != null) {
-				service.destroy();
-				if (!service.waitFor(20, TimeUnit.SECONDS)) {
-					service.destroyForcibly();
-				}
+				service.stop();
 			}
 			redis.close();
 			mariaDb.close();
@@ -428,33 +420,6 @@ public final class DeckBench {
 		String signature = base64
 			.encodeToString(mac.doFinal((header + "." + payload).getBytes(StandardCharsets.UTF_8)));
 		return header + "." + payload + "." + signature;
-	}
-
-	private static void awaitHealthy(HttpClient http, int port, Process service, Path work) throws Exception {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-		while (System.nanoTime() < deadline) {
-			if (!service.isAlive()) {
-				throw new IllegalStateException("swipe-service exited; see " + work.resolve("swipe-service.log"));
-			}
-			try {
-				HttpResponse<String> health = http.send(
-						HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/actuator/health")).build(),
-						HttpResponse.BodyHandlers.ofString());
-				if (health.statusCode() == 200) {
-					return;
-				}
-			}
-			catch (IOException ex) {
-				// not listening yet
-			}
-			Thread.sleep(250);
-		}
-		throw new IllegalStateException(
-				"swipe-service did not become healthy; see " + work.resolve("swipe-service.log"));
-	}
-
-	private static String javaBinary() {
-		return Path.of(System.getProperty("java.home"), "bin", "java").toString();
 	}
 
 	private static void deleteQuietly(Path dir) {
