@@ -32,6 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.kindling.infra.bench.BenchArgs;
 import io.kindling.infra.bench.BenchHost;
@@ -47,9 +48,9 @@ import redis.clients.jedis.Pipeline;
 import static io.kindling.infra.bench.Percentiles.ms;
 
 /**
- * {@code ./kindling bench rooms [--seconds 10] [--clients 32] [--warmup 60]}: starts its
- * own Redis, MariaDB and two matching-service jars on free ports, then measures, in one
- * run:
+ * {@code ./kindling bench rooms [--seconds 10] [--clients 32] [--warmup 60] [--setting=value ...]}:
+ * starts its own Redis, MariaDB and two matching-service jars on free ports, then
+ * measures, in one run:
  * <ol>
  * <li>join→matched throughput across the two instances (a pair's first join on A, the
  * join that completes the room on B, then both leave), beside a no-op endpoint
@@ -106,8 +107,10 @@ public final class RoomsBench {
 			mariaDb.createDatabase(DATABASE);
 			int portA = FreePorts.pick();
 			int portB = FreePorts.pick();
-			services.add(startService(jar, portA, redis, mariaDb, work.resolve("matching-a.log")));
-			services.add(startService(jar, portB, redis, mariaDb, work.resolve("matching-b.log")));
+			// any --name=value argument is a setting for both services
+			List<String> tuning = Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).toList();
+			services.add(startService(jar, portA, redis, mariaDb, tuning, work.resolve("matching-a.log")));
+			services.add(startService(jar, portB, redis, mariaDb, tuning, work.resolve("matching-b.log")));
 			Http a = new Http(portA);
 			Http b = new Http(portB);
 			for (ServiceJar service : services) {
@@ -651,15 +654,15 @@ public final class RoomsBench {
 
 	}
 
-	private static ServiceJar startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb, Path log)
-			throws IOException {
+	private static ServiceJar startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb,
+			List<String> tuning, Path log) throws IOException {
 		// rate limits off: the bench is one address joining far more than a person does
-		return ServiceJar.start(jar, "512m", port,
-				List.of("--spring.data.redis.port=" + redis.port(),
-						"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-						"--kindling.matching.rate-limit.joins-per-minute=0",
-						"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"),
-				log);
+		List<String> settings = new ArrayList<>(List.of("--spring.data.redis.port=" + redis.port(),
+				"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
+				"--kindling.matching.rate-limit.joins-per-minute=0",
+				"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"));
+		settings.addAll(tuning);
+		return ServiceJar.start(jar, "512m", port, settings, log);
 	}
 
 	private static void addTopics(String jdbcUrl) throws Exception {
