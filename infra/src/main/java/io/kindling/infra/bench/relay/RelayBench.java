@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
@@ -55,7 +56,8 @@ import org.jspecify.annotations.Nullable;
  * on free ports and measures, beside a naive relay in this process (one row, one
  * synchronous send, one update per transaction) on a table of the same shape:
  * <ul>
- * <li>the sustained publish rate through a backlog of {@code --backlog} rows (200,000);
+ * <li>the sustained publish rate through a backlog of {@code --backlog} rows (200,000),
+ * read from the topic's end offsets, so no consumer shares the cores while it runs;
  * <li>commit-to-consumer latency p50/p99 at {@code --rate} events/s (1,000), each event
  * committed in its own transaction;
  * <li>the relay's queries per second against the database while idle.
@@ -102,8 +104,6 @@ public final class RelayBench {
 				}
 			}
 			createTopics(kafka.bootstrapServers());
-			relayTopic = new TopicCounter(kafka.bootstrapServers(), TOPIC);
-			naiveTopic = new TopicCounter(kafka.bootstrapServers(), NAIVE_TOPIC);
 			System.out.printf("relay bench: backlog %,d rows, %,d events/s for %d s, Kafka 12 partitions%n", backlog,
 					rate, seconds);
 			System.out.println("writing the backlogs...");
@@ -126,16 +126,22 @@ public final class RelayBench {
 			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
 			relay.awaitHealthy(Duration.ofSeconds(120));
 			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
-			// this JVM (the consumer counting records)
+			// this JVM (reading the topic's end offsets)
 			long[] drainPids = { relay.pid(), mariaDb.pid(), kafka.pid(), ProcessHandle.current().pid() };
 			long[] drainTicks = new long[drainPids.length];
 			for (int i = 0; i < drainPids.length; i++) {
 				drainTicks[i] = -BenchHost.cpuTicks(drainPids[i]);
 			}
-			Drain relayDrain = relayTopic.awaitCount(backlog, Duration.ofSeconds(180));
+			Drain relayDrain = awaitPublished(kafka.bootstrapServers(), TOPIC, backlog, Duration.ofSeconds(180));
 			for (int i = 0; i < drainPids.length; i++) {
 				drainTicks[i] += BenchHost.cpuTicks(drainPids[i]);
 			}
+
+			// the latency runs' consumers start at the topics' ends, so they read only
+			// what
+			// those runs write
+			relayTopic = new TopicCounter(kafka.bootstrapServers(), TOPIC);
+			naiveTopic = new TopicCounter(kafka.bootstrapServers(), NAIVE_TOPIC);
 
 			System.out.printf("naive relay on its backlog for %d s...%n", seconds);
 			NaiveRelay naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
@@ -185,7 +191,7 @@ public final class RelayBench {
 					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
 					ms(naiveLatency, 100));
 			System.out.printf(
-					"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, consumer %.0f; total %.0f%n",
+					"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, bench %.0f; total %.0f%n",
 					perEvent(drainTicks[0], backlog), perEvent(drainTicks[1], backlog),
 					perEvent(drainTicks[2], backlog), perEvent(drainTicks[3], backlog),
 					perEvent(drainTicks[0] + drainTicks[1] + drainTicks[2] + drainTicks[3], backlog));
@@ -369,23 +375,65 @@ public final class RelayBench {
 
 	}
 
-	/** Reads a whole topic, noting when each event id first arrives. */
+	/**
+	 * Waits until the topic holds {@code records} records, reading only its end offsets:
+	 * the publish rate is the relay's and Kafka's, so no consumer competes with them for
+	 * the two cores while it is measured. The relay's producer is idempotent, so every
+	 * record counted is one row published once.
+	 * @return the records and the time from the first record on the topic to the last
+	 */
+	static Drain awaitPublished(String bootstrapServers, String topic, long records, Duration timeout)
+			throws InterruptedException {
+		Map<String, Object> config = new HashMap<>();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+		config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+		config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
+		List<TopicPartition> partitions = new ArrayList<>();
+		for (int i = 0; i < 12; i++) {
+			partitions.add(new TopicPartition(topic, i));
+		}
+		try (KafkaConsumer<String, String> offsets = new KafkaConsumer<>(config)) {
+			long deadline = System.nanoTime() + timeout.toNanos();
+			long nextReport = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+			long first = 0;
+			long published = 0;
+			while (published < records) {
+				if (System.nanoTime() > deadline) {
+					throw new IllegalStateException("only " + published + " of " + records + " records arrived");
+				}
+				if (System.nanoTime() > nextReport) {
+					System.out.printf("  %,d of %,d%n", published, records);
+					nextReport += TimeUnit.SECONDS.toNanos(5);
+				}
+				Thread.sleep(10);
+				published = offsets.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
+				if (first == 0 && published > 0) {
+					first = System.nanoTime();
+				}
+			}
+			return new Drain(records, (System.nanoTime() - first) / 1e9);
+		}
+	}
+
+	/**
+	 * Reads a topic from its end at construction, noting when each event id first
+	 * arrives.
+	 */
 	static final class TopicCounter implements AutoCloseable {
 
 		final Map<String, Long> arrivals = new ConcurrentHashMap<>();
-
-		private final AtomicLong count = new AtomicLong();
-
-		private volatile long firstArrival;
-
-		private volatile long lastArrival;
 
 		private volatile boolean running = true;
 
 		private final Thread poller;
 
-		TopicCounter(String bootstrapServers, String topic) {
+		private final CountDownLatch positioned = new CountDownLatch(1);
+
+		TopicCounter(String bootstrapServers, String topic) throws InterruptedException {
 			this.poller = Thread.ofPlatform().daemon().start(() -> poll(bootstrapServers, topic));
+			if (!this.positioned.await(30, TimeUnit.SECONDS)) {
+				throw new IllegalStateException("the consumer of " + topic + " found no end offsets in 30 s");
+			}
 		}
 
 		private void poll(String bootstrapServers, String topic) {
@@ -401,14 +449,15 @@ public final class RelayBench {
 					partitions.add(new TopicPartition(topic, i));
 				}
 				consumer.assign(partitions);
-				consumer.seekToBeginning(partitions);
+				consumer.seekToEnd(partitions);
+				for (TopicPartition partition : partitions) {
+					// seekToEnd is lazy: this fixes the position before any run writes
+					consumer.position(partition);
+				}
+				this.positioned.countDown();
 				while (this.running) {
 					for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(50))) {
 						long now = System.nanoTime();
-						if (this.count.getAndIncrement() == 0) {
-							this.firstArrival = now;
-						}
-						this.lastArrival = now;
 						Header eventId = record.headers().lastHeader("event_id");
 						if (eventId != null) {
 							this.arrivals.putIfAbsent(new String(eventId.value(), StandardCharsets.UTF_8), now);
@@ -416,22 +465,6 @@ public final class RelayBench {
 					}
 				}
 			}
-		}
-
-		Drain awaitCount(long records, Duration timeout) throws InterruptedException {
-			long deadline = System.nanoTime() + timeout.toNanos();
-			long nextReport = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-			while (this.count.get() < records) {
-				if (System.nanoTime() > deadline) {
-					throw new IllegalStateException("only " + this.count.get() + " of " + records + " records arrived");
-				}
-				if (System.nanoTime() > nextReport) {
-					System.out.printf("  %,d of %,d%n", this.count.get(), records);
-					nextReport += TimeUnit.SECONDS.toNanos(5);
-				}
-				Thread.sleep(20);
-			}
-			return new Drain(records, (this.lastArrival - this.firstArrival) / 1e9);
 		}
 
 		@Override
