@@ -71,8 +71,9 @@ class DeckAssembler {
 		Set<Long> blocked = new HashSet<>(this.queries.blockedEitherWay(viewer.userId()));
 		blocked.addAll(exclude);
 
-		List<Candidate> superLikers = eligible(viewer, today,
-				this.queries.byIds(this.superLikes.activeFor(viewer.userId(), now, size), now), blocked);
+		List<Long> superLikerIds = this.superLikes.activeFor(viewer.userId(), now, size);
+		List<Candidate> superLikers = eligible(viewer, today, this.queries.byIds(superLikerIds, now), blocked);
+		consumeAnswered(viewer.userId(), superLikerIds, superLikers);
 
 		String cell = this.boosts.cellOf(viewer.geohash());
 		List<Candidate> boosted = eligible(viewer, today, this.queries.byIds(this.boosts.active(cell, now), now),
@@ -160,6 +161,21 @@ class DeckAssembler {
 			}
 		}
 		return pool;
+	}
+
+	/**
+	 * Consumes the super likes of senders the viewer has answered. The filter only
+	 * proposes them (with the senders dropped for other reasons); MySQL confirms, so a
+	 * false positive never takes a super like away.
+	 */
+	private void consumeAnswered(long viewerId, List<Long> active, List<Candidate> shown) {
+		if (shown.size() == active.size()) {
+			return;
+		}
+		Set<Long> shownIds = new HashSet<>();
+		shown.forEach((candidate) -> shownIds.add(candidate.userId()));
+		List<Long> dropped = active.stream().filter((id) -> !shownIds.contains(id)).toList();
+		this.superLikes.consume(viewerId, this.queries.notShowable(viewerId, dropped));
 	}
 
 	/** Drops whom the viewer must not see; keeps the order. */

@@ -3,6 +3,7 @@ package io.kindling.swipe.superlike;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
@@ -15,8 +16,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * Active super likes per target, {@code super_likes:{<targetId>}} scored by expiry (ms):
- * a SUPER_LIKE adds its sender for {@code kindling.swipe.super-like-ttl}; the target
- * swiping the sender, or the sender rewinding, takes it away.
+ * a SUPER_LIKE adds its sender for {@code kindling.swipe.super-like-ttl}; the sender
+ * rewinding takes it away, and the target's next deck consumes those the target has
+ * answered (swiped the sender, or blocked either way), as the seed removes consumed super
+ * likes during deck generation.
  */
 @Component
 public class SuperLikes {
@@ -55,10 +58,20 @@ public class SuperLikes {
 		return ids;
 	}
 
+	/** Removes super likes the user has answered; see {@code DeckAssembler}. */
+	public void consume(long userId, Collection<Long> senders) {
+		if (!senders.isEmpty()) {
+			this.redis.opsForZSet().remove(key(userId), senders.stream().map(String::valueOf).toArray());
+		}
+	}
+
+	/**
+	 * Only a super like touches the set: a swipe answering one is consumed at the next
+	 * deck, which checks every super liker against the swipe filter anyway, instead of
+	 * costing every swipe a round trip.
+	 */
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		// the user has now answered this sender: the super like is consumed
-		this.redis.opsForZSet().remove(key(swipe.userId()), String.valueOf(swipe.targetUserId()));
 		if (SUPER_LIKE.equals(swipe.action())) {
 			long expiry = this.clock.millis() + this.properties.superLikeTtl().toMillis();
 			this.redis.opsForZSet().add(key(swipe.targetUserId()), String.valueOf(swipe.userId()), expiry);

@@ -122,6 +122,28 @@ class DeckIT extends DeckTestSupport {
 		assertThat(ids(page(viewer, 100))).contains(men.get(1)).doesNotContain(men.get(0));
 	}
 
+	@Test
+	void aSuperLikeTheViewerAnsweredIsConsumedWhenHerNextDeckIsBuilt() {
+		double[] at = place(48.21, 16.37);
+		long viewer = 7_060_000;
+		save(Person.woman(viewer, at[0], at[1]));
+		long answered = viewer + 1;
+		long waiting = viewer + 2;
+		save(Person.man(answered, at[0], at[1]));
+		save(Person.man(waiting, at[0], at[1]));
+		assertThat(swipeOverHttp(answered, viewer, "SUPER_LIKE")).isEqualTo(HttpStatus.OK);
+		assertThat(swipeOverHttp(waiting, viewer, "SUPER_LIKE")).isEqualTo(HttpStatus.OK);
+		assertThat(swipeOverHttp(viewer, answered, "PASS")).isEqualTo(HttpStatus.OK);
+
+		forget(viewer);
+		List<JsonNode> cards = page(viewer, 100);
+
+		assertThat(ids(cards)).containsExactly(waiting);
+		assertThat(cards.get(0).get("super_liked_you").asBoolean()).isTrue();
+		assertThat(this.redis.opsForZSet().range("super_likes:{" + viewer + "}", 0, -1))
+			.containsExactly(String.valueOf(waiting));
+	}
+
 	private HttpStatus swipeOverHttp(long userId, long targetId, String action) {
 		return HttpStatus.valueOf(client().post()
 			.uri("/api/swipes")
