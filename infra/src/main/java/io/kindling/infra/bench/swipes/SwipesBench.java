@@ -61,6 +61,9 @@ public final class SwipesBench {
 
 	private static final String DATABASE = "kindling_swipe";
 
+	/** A service setting that is a driver property: the ceiling gets it too. */
+	private static final String DRIVER_PROPERTY = "--spring.datasource.hikari.data-source-properties.";
+
 	private SwipesBench() {
 	}
 
@@ -89,9 +92,14 @@ public final class SwipesBench {
 			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(settings::add);
 			service = ServiceJar.start(jar, "1g", port, settings, work.resolve("swipe-service.log"));
 			service.awaitHealthy(Duration.ofSeconds(120));
-			// the ceiling uses the driver settings the service runs with
-			String jdbcUrl = mariaDb.jdbcUrl(DATABASE)
-					+ "&cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=2048";
+			// the ceiling uses the driver settings the service runs with (its
+			// application.yml, and any driver property given to this bench for it)
+			StringBuilder ceilingUrl = new StringBuilder(mariaDb.jdbcUrl(DATABASE)).append(
+					"&cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=2048&useLocalSessionState=true&maintainTimeStats=false");
+			Stream.of(args)
+				.filter((arg) -> arg.startsWith(DRIVER_PROPERTY) && arg.contains("="))
+				.forEach((arg) -> ceilingUrl.append('&').append(arg.substring(DRIVER_PROPERTY.length())));
+			String jdbcUrl = ceilingUrl.toString();
 			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
 			// never meet
 			long jdbcOffset = 10_000_000L;
