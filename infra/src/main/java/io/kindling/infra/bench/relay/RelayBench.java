@@ -181,7 +181,7 @@ public final class RelayBench {
 			System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:");
 			System.out.printf(format,
-					tuning.isEmpty() ? "outbox-relay (16 partitions, 4 workers, 500/batch)"
+					tuning.isEmpty() ? "outbox-relay (16 partitions, 4 workers, 2000/batch)"
 							: "outbox-relay " + String.join(" ", tuning),
 					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
 					ms(relayLatency, 100));
