@@ -137,9 +137,8 @@ public final class RelayBench {
 				drainTicks[i] += BenchHost.cpuTicks(drainPids[i]);
 			}
 
-			// the latency runs' consumers start at the topics' ends, so they read only
-			// what
-			// those runs write
+			// the latency runs' consumers start at the topics' ends: they read only
+			// what those runs write
 			relayTopic = new TopicCounter(kafka.bootstrapServers(), TOPIC);
 			naiveTopic = new TopicCounter(kafka.bootstrapServers(), NAIVE_TOPIC);
 
