@@ -55,7 +55,7 @@ public final class ServiceJar {
 	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
 			throws IOException {
 		// as ./kindling up runs them: a fixed heap (G1 keeps a heap that starts small
-		// small, and collects it every few seconds) and a 20 ms pause goal
+		// at that size and collects it every few seconds) and a 20 ms pause goal
 		List<String> command = new ArrayList<>(
 				List.of(javaBinary(), "-Xms" + heap, "-Xmx" + heap, "-XX:MaxGCPauseMillis=20"));
 		String jvmOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
