@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.kindling.matching.HeldRead;
 import io.kindling.matching.MatchingProperties;
 import org.jspecify.annotations.Nullable;
 
@@ -30,11 +31,10 @@ class JdbcBanList implements BanList {
 
 	private final Clock clock;
 
-	private final Duration ttl;
-
 	private final int maxHeld;
 
-	private volatile @Nullable Snapshot snapshot;
+	/** Null when the cache is off ({@code ban-cache-ttl} 0). */
+	private final @Nullable HeldRead<Snapshot> held;
 
 	@Autowired
 	JdbcBanList(JdbcClient jdbc, Clock clock, MatchingProperties properties) {
@@ -44,8 +44,8 @@ class JdbcBanList implements BanList {
 	JdbcBanList(JdbcClient jdbc, Clock clock, Duration ttl, int maxHeld) {
 		this.jdbc = jdbc;
 		this.clock = clock;
-		this.ttl = ttl;
 		this.maxHeld = maxHeld;
+		this.held = ttl.isZero() ? null : new HeldRead<>(ttl, this::read);
 	}
 
 	@Override
@@ -60,19 +60,11 @@ class JdbcBanList implements BanList {
 
 	/** The bans held, or null when they are too many to hold (or the cache is off). */
 	private @Nullable Snapshot current(Instant now) {
-		if (this.ttl.isZero()) {
+		HeldRead<Snapshot> cache = this.held;
+		if (cache == null) {
 			return null;
 		}
-		Snapshot known = this.snapshot;
-		if (known == null || !now.isBefore(known.readAt().plus(this.ttl))) {
-			synchronized (this) {
-				known = this.snapshot;
-				if (known == null || !now.isBefore(known.readAt().plus(this.ttl))) {
-					known = read(now);
-					this.snapshot = known;
-				}
-			}
-		}
+		Snapshot known = cache.get(now);
 		return known.tooMany() ? null : known;
 	}
 
@@ -83,14 +75,14 @@ class JdbcBanList implements BanList {
 				LIMIT :limit
 				""").param("now", Timestamp.from(now)).param("limit", this.maxHeld + 1).query(Ban.class).list();
 		if (active.size() > this.maxHeld) {
-			return new Snapshot(Map.of(), now, true);
+			return new Snapshot(Map.of(), true);
 		}
 		Map<String, Instant> expiries = new HashMap<>();
 		for (Ban ban : active) {
 			expiries.put(ban.banType() + ":" + ban.subject(),
 					(ban.expiresAt() != null) ? ban.expiresAt().toInstant() : Instant.MAX);
 		}
-		return new Snapshot(Map.copyOf(expiries), now, false);
+		return new Snapshot(Map.copyOf(expiries), false);
 	}
 
 	private boolean askDatabase(String sessionKey, String address, Instant now) {
@@ -111,7 +103,7 @@ class JdbcBanList implements BanList {
 	}
 
 	/** Active bans by type and subject, with when each ends. */
-	private record Snapshot(Map<String, Instant> expiries, Instant readAt, boolean tooMany) {
+	private record Snapshot(Map<String, Instant> expiries, boolean tooMany) {
 
 		boolean covers(String type, String subject, Instant now) {
 			Instant ends = this.expiries.get(type + ":" + subject);

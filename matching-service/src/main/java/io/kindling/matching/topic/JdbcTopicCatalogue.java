@@ -1,14 +1,12 @@
 package io.kindling.matching.topic;
 
 import java.time.Clock;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.kindling.matching.HeldRead;
 import io.kindling.matching.MatchingProperties;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -21,18 +19,19 @@ import org.springframework.stereotype.Repository;
 @Repository
 class JdbcTopicCatalogue implements TopicCatalogue {
 
-	private final JdbcClient jdbc;
-
 	private final Clock clock;
 
-	private final Duration ttl;
-
-	private volatile @Nullable Snapshot snapshot;
+	private final HeldRead<Snapshot> topics;
 
 	JdbcTopicCatalogue(JdbcClient jdbc, Clock clock, MatchingProperties properties) {
-		this.jdbc = jdbc;
 		this.clock = clock;
-		this.ttl = properties.topicCacheTtl();
+		this.topics = new HeldRead<>(properties.topicCacheTtl(), (now) -> {
+			List<Topic> active = jdbc.sql("""
+					SELECT id, name FROM topics WHERE active = TRUE ORDER BY id
+					""").query(Topic.class).list();
+			return new Snapshot(List.copyOf(active),
+					active.stream().map(Topic::id).collect(Collectors.toUnmodifiableSet()));
+		});
 	}
 
 	@Override
@@ -46,27 +45,10 @@ class JdbcTopicCatalogue implements TopicCatalogue {
 	}
 
 	private Snapshot current() {
-		Instant now = this.clock.instant();
-		Snapshot known = this.snapshot;
-		if (known != null && now.isBefore(known.readAt().plus(this.ttl))) {
-			return known;
-		}
-		synchronized (this) {
-			known = this.snapshot;
-			if (known != null && now.isBefore(known.readAt().plus(this.ttl))) {
-				return known;
-			}
-			List<Topic> topics = this.jdbc.sql("""
-					SELECT id, name FROM topics WHERE active = TRUE ORDER BY id
-					""").query(Topic.class).list();
-			Snapshot read = new Snapshot(List.copyOf(topics),
-					topics.stream().map(Topic::id).collect(Collectors.toUnmodifiableSet()), now);
-			this.snapshot = read;
-			return read;
-		}
+		return this.topics.get(this.clock.instant());
 	}
 
-	private record Snapshot(List<Topic> topics, Set<Long> ids, Instant readAt) {
+	private record Snapshot(List<Topic> topics, Set<Long> ids) {
 
 	}
 
