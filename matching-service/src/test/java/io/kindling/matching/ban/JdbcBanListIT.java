@@ -4,27 +4,19 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 
-import io.kindling.infra.test.RealServers;
-import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.MatchingServiceTest;
 import io.kindling.matching.MutableClock;
-import io.kindling.matching.TestClockConfiguration;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** How long the held bans are trusted, against the real {@code bans} table. */
-@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest
-@Import(TestClockConfiguration.class)
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@MatchingServiceTest
 class JdbcBanListIT {
 
 	@Autowired

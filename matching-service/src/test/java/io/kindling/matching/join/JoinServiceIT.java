@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
-import io.kindling.infra.test.RealServers;
-import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.MatchingServiceTest;
 import io.kindling.matching.MutableClock;
-import io.kindling.matching.TestClockConfiguration;
 import io.kindling.matching.queue.ConfirmRoomScript;
 import io.kindling.matching.queue.EnqueueScript;
 import io.kindling.matching.queue.FormRoomScript;
@@ -17,9 +15,6 @@ import io.kindling.matching.queue.TokenState;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.context.annotation.Import;
-import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,10 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A join whose caller another former (the sweeper, the other instance) popped into a room
  * between the join's enqueue and its own try, against the real Redis scripts.
  */
-@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest
-@Import(TestClockConfiguration.class)
-@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@MatchingServiceTest
 class JoinServiceIT {
 
 	@Autowired
