@@ -1,6 +1,7 @@
 package io.kindling.matching.push;
 
 import java.io.IOException;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,6 +40,16 @@ class MatchStreams implements SmartLifecycle {
 			emitters.remove(emitter);
 			return emitters.isEmpty() ? null : emitters;
 		});
+	}
+
+	/** Whether any of these tokens has a stream open here. */
+	boolean holdsAny(Collection<String> tokens) {
+		for (String token : tokens) {
+			if (this.streams.containsKey(token)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	/** Sends {@code matched} to every stream this token has open here. */

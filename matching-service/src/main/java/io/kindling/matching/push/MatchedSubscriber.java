@@ -1,6 +1,6 @@
 package io.kindling.matching.push;
 
-import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,8 +28,12 @@ class MatchedSubscriber {
 		delivery.setVirtualThreads(true);
 		container.setTaskExecutor(delivery);
 		MessageListener listener = (Message message, byte[] pattern) -> {
-			MatchedMessage matched = json.readValue(new String(message.getBody(), StandardCharsets.UTF_8),
-					MatchedMessage.class);
+			byte[] body = message.getBody();
+			List<String> tokens = MatchedMessage.leadingTokens(json, body);
+			if (tokens != null && !streams.holdsAny(tokens)) {
+				return;
+			}
+			MatchedMessage matched = json.readValue(body, MatchedMessage.class);
 			for (String token : matched.tokens()) {
 				streams.matched(token, matched.status());
 			}
