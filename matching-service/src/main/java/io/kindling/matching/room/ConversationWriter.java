@@ -3,6 +3,9 @@ package io.kindling.matching.room;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import io.kindling.matching.queue.PoppedRoom;
@@ -61,16 +64,27 @@ class ConversationWriter {
 			.param("formedAt", Timestamp.from(room.formedAt()))
 			.update(keys, "id");
 		long conversationId = keys.getKeyAs(Number.class).longValue();
-		for (PoppedRoom.Participant participant : room.participants()) {
-			this.jdbc.sql("""
-					INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since)
-					VALUES (:conversationId, :participantKey, :waitingSince)
-					""")
-				.param("conversationId", conversationId)
-				.param("participantKey", Session.keyOf(participant.token()))
-				.param("waitingSince", Timestamp.from(participant.since()))
-				.update();
+		// all participants in one statement: a room is written on the join that completes
+		// it, so each round trip here is on that caller's time
+		List<PoppedRoom.Participant> participants = room.participants();
+		StringBuilder values = new StringBuilder();
+		Map<String, Object> params = new HashMap<>();
+		params.put("conversationId", conversationId);
+		for (int i = 0; i < participants.size(); i++) {
+			values.append((i > 0) ? ", " : "")
+				.append("(:conversationId, :participantKey")
+				.append(i)
+				.append(", :waitingSince")
+				.append(i)
+				.append(")");
+			params.put("participantKey" + i, Session.keyOf(participants.get(i).token()));
+			params.put("waitingSince" + i, Timestamp.from(participants.get(i).since()));
 		}
+		this.jdbc
+			.sql("INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since) VALUES "
+					+ values)
+			.params(params)
+			.update();
 		Instant occurredAt = this.clock.instant();
 		UUID eventId = UUID.randomUUID();
 		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),
