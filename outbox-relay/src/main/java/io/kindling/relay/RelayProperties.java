@@ -35,10 +35,10 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("kindling.relay")
-public record RelayProperties(@DefaultValue("2000") @Min(1) @Max(10_000) int batchSize,
+public record RelayProperties(@DefaultValue("4000") @Min(1) @Max(10_000) int batchSize,
 		@DefaultValue("10") @Min(1) int maxAttempts, @DefaultValue("7d") Duration retention,
 		@DefaultValue("") String adminToken, @DefaultValue("16") @Min(1) @Max(1024) int partitions,
-		@DefaultValue("4") @Min(1) @Max(64) int workersPerSource, @DefaultValue @Valid Polling polling,
+		@DefaultValue("2") @Min(1) @Max(64) int workersPerSource, @DefaultValue @Valid Polling polling,
 		@DefaultValue @Valid Backoff backoff, @DefaultValue @Valid KafkaBackoff kafkaBackoff,
 		@DefaultValue("10s") Duration ackTimeout, @DefaultValue @Valid Cleanup cleanup,
 		@DefaultValue("8083") @Min(0) @Max(65535) int wakeUpPort, @NotEmpty List<@Valid Source> sources) {

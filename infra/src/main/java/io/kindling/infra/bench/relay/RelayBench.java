@@ -60,7 +60,9 @@ import org.jspecify.annotations.Nullable;
  * read from the topic's end offsets, so no consumer shares the cores while it runs;
  * <li>commit-to-consumer latency p50/p99 at {@code --rate} events/s (1,000), each event
  * committed in its own transaction;
- * <li>the relay's queries per second against the database while idle.
+ * <li>the relay's queries per second against the database while idle;
+ * <li>the rate of the relay's claim and mark statements alone on a backlog of the same
+ * size, with no Kafka ({@link DatabaseFloor}): the database's ceiling here.
  * </ul>
  */
 public final class RelayBench {
@@ -99,7 +101,7 @@ public final class RelayBench {
 			mariaDb.createDatabase(DATABASE);
 			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
-				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox")) {
+				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
 					db.createStatement().execute(tableShape.replace("outbox_table_name", table).replace(";", ""));
 				}
 			}
@@ -123,6 +125,9 @@ public final class RelayBench {
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
 					"--logging.level.root=WARN"));
 			settings.addAll(tuning);
+			// the relay's defaults unless set above; the SQL-only drain uses the same
+			int workers = (int) relaySetting(tuning, "workers-per-source", 2);
+			int batchSize = (int) relaySetting(tuning, "batch-size", 4000);
 			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
 			relay.awaitHealthy(Duration.ofSeconds(120));
 			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
@@ -172,6 +177,19 @@ public final class RelayBench {
 			long naiveLeft = unpublished(jdbcUrl, "naive_outbox");
 			naive.stop();
 
+			System.out.printf("the relay's statements alone, no Kafka (%d workers, %,d per batch)...%n", workers,
+					batchSize);
+			relay.stop();
+			relay = null;
+			insertBacklog(jdbcUrl, "floor_outbox", backlog);
+			long[] floorPids = { mariaDb.pid(), ProcessHandle.current().pid() };
+			long[] floorTicks = { -BenchHost.cpuTicks(floorPids[0]), -BenchHost.cpuTicks(floorPids[1]) };
+			long floorStart = System.nanoTime();
+			long floorRows = new DatabaseFloor(jdbcUrl, "floor_outbox", workers, batchSize).drain();
+			double floorRate = floorRows / ((System.nanoTime() - floorStart) / 1e9);
+			floorTicks[0] += BenchHost.cpuTicks(floorPids[0]);
+			floorTicks[1] += BenchHost.cpuTicks(floorPids[1]);
+
 			System.out.println();
 			System.out.printf("Backlog of %,d rows (10,000 keys, ~300-byte JSON); then %,d events/s, each committed"
 					+ " in its own transaction, for %d s; latency = commit returned -> record polled by a consumer.%n%n",
@@ -180,7 +198,7 @@ public final class RelayBench {
 			System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:");
 			System.out.printf(format,
-					tuning.isEmpty() ? "outbox-relay (16 partitions, 4 workers, 2000/batch)"
+					tuning.isEmpty() ? "outbox-relay (%d workers, %d/batch)".formatted(workers, batchSize)
 							: "outbox-relay " + String.join(" ", tuning),
 					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
 					ms(relayLatency, 100));
@@ -189,11 +207,17 @@ public final class RelayBench {
 			System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
 					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
 					ms(naiveLatency, 100));
+			System.out.printf(format, "the relay's SQL alone: claim + mark, no Kafka",
+					String.format("%,.0f", floorRate), "", "", "");
 			System.out.printf(
 					"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, bench %.0f; total %.0f%n",
 					perEvent(drainTicks[0], backlog), perEvent(drainTicks[1], backlog),
 					perEvent(drainTicks[2], backlog), perEvent(drainTicks[3], backlog),
 					perEvent(drainTicks[0] + drainTicks[1] + drainTicks[2] + drainTicks[3], backlog));
+			System.out.printf(
+					"the relay's SQL alone, CPU per event (µs): MariaDB %.0f, the bench's JDBC workers %.0f;"
+							+ " %,d rows%n",
+					perEvent(floorTicks[0], (int) floorRows), perEvent(floorTicks[1], (int) floorRows), floorRows);
 			System.out.printf(
 					"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
 							+ " (both sources, probe at polling.max-interval 50 ms)%n",
@@ -216,6 +240,16 @@ public final class RelayBench {
 			mariaDb.close();
 			BenchHost.deleteQuietly(work);
 		}
+	}
+
+	/** A relay setting given on the bench's command line, else its default. */
+	private static long relaySetting(List<String> tuning, String name, long fallback) {
+		String prefix = "--kindling.relay." + name + "=";
+		return tuning.stream()
+			.filter((arg) -> arg.startsWith(prefix))
+			.map((arg) -> Long.parseLong(arg.substring(prefix.length())))
+			.reduce((first, last) -> last)
+			.orElse(fallback);
 	}
 
 	private static void createTopics(String bootstrapServers) throws Exception {
