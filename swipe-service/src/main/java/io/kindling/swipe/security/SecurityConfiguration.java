@@ -1,6 +1,7 @@
 package io.kindling.swipe.security;
 
 import java.io.IOException;
+import java.util.regex.Pattern;
 
 import javax.crypto.spec.SecretKeySpec;
 
@@ -116,7 +117,10 @@ class SecurityConfiguration {
 	}
 
 	private static OAuth2TokenValidator<Jwt> numericSubject() {
-		return (jwt) -> (jwt.getSubject() != null && jwt.getSubject().matches("[1-9][0-9]{0,18}"))
+		// compiled once: String.matches compiles its pattern on every call, and this runs
+		// on every request, remembered token or not
+		Pattern userId = Pattern.compile("[1-9][0-9]{0,18}");
+		return (jwt) -> (jwt.getSubject() != null && userId.matcher(jwt.getSubject()).matches())
 				? OAuth2TokenValidatorResult.success()
 				: OAuth2TokenValidatorResult.failure(new OAuth2Error("invalid_token", "sub must be a user id", null));
 	}
