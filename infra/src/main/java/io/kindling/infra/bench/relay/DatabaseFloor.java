@@ -18,7 +18,8 @@ import io.kindling.infra.servers.MariaDbServer;
  * transaction (claim a batch by key hash and id with {@code FOR UPDATE}, mark it
  * published by id, commit; read committed) run by as many workers over the same key-hash
  * ranges, with no Kafka in between. What MariaDB alone allows on this machine is the
- * ceiling the relay cannot pass.
+ * ceiling the relay cannot pass. The statements are copies of {@code OutboxBatch}'s
+ * (another module's internals): a change to the claim there belongs here too.
  */
 final class DatabaseFloor {
 
