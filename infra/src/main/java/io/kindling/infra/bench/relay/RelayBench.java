@@ -125,7 +125,8 @@ public final class RelayBench {
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
 					"--logging.level.root=WARN"));
 			settings.addAll(tuning);
-			// the relay's defaults unless set above; the SQL-only drain uses the same
+			// RelayProperties' defaults unless given on the command line; the SQL-only
+			// drain runs with the same
 			int workers = (int) relaySetting(tuning, "workers-per-source", 2);
 			int batchSize = (int) relaySetting(tuning, "batch-size", 4000);
 			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
@@ -438,9 +439,8 @@ public final class RelayBench {
 					System.out.printf("  %,d of %,d%n", published, records);
 					nextReport += TimeUnit.SECONDS.toNanos(5);
 				}
-				// every 50 ms: a finer clock would cost the drain CPU on the same two
-				// cores
-				// and only sharpen its end by a few ms of a drain of over 10 s
+				// every 50 ms: a finer clock costs the drain CPU on the same two cores,
+				// and a drain takes over 10 s
 				Thread.sleep(50);
 				published = offsets.endOffsets(partitions).values().stream().mapToLong(Long::longValue).sum();
 				if (first == 0 && published > 0) {
