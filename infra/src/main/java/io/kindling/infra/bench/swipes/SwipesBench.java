@@ -130,10 +130,8 @@ public final class SwipesBench {
 			Result httpMax = Result.NONE;
 			Result jdbcMax = Result.NONE;
 			// CPU actually spent, which a busy shared machine does not distort: the HTTP
-			// path
-			// costs the service, MariaDB and Redis (not the load generator); the JDBC
-			// loop
-			// costs this JVM and MariaDB
+			// path costs the service, MariaDB and Redis (not the load generator); the
+			// JDBC loop costs this JVM and MariaDB
 			long[] database = { mariaDb.pid() };
 			long[] redisServer = { redis.pid() };
 			long self = ProcessHandle.current().pid();
