@@ -125,10 +125,10 @@ public final class RelayBench {
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
 					"--logging.level.root=WARN"));
 			settings.addAll(tuning);
-			// RelayProperties' defaults unless given on the command line; the SQL-only
-			// drain runs with the same
-			int workers = (int) relaySetting(tuning, "workers-per-source", 2);
-			int batchSize = (int) relaySetting(tuning, "batch-size", 4000);
+			// what the relay runs with, so the SQL-only drain runs with the same
+			Path relayConfig = root.resolve("outbox-relay/src/main/resources/application.yml");
+			int workers = (int) relaySetting(tuning, relayConfig, "workers-per-source");
+			int batchSize = (int) relaySetting(tuning, relayConfig, "batch-size");
 			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
 			relay.awaitHealthy(Duration.ofSeconds(120));
 			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
@@ -243,14 +243,35 @@ public final class RelayBench {
 		}
 	}
 
-	/** A relay setting given on the bench's command line, else its default. */
-	private static long relaySetting(List<String> tuning, String name, long fallback) {
+	/**
+	 * A relay setting given on the bench's command line, else the one in the relay's
+	 * {@code application.yml} ({@code kindling.relay.<name>}, a number).
+	 */
+	static long relaySetting(List<String> tuning, Path relayConfig, String name) throws IOException {
 		String prefix = "--kindling.relay." + name + "=";
-		return tuning.stream()
-			.filter((arg) -> arg.startsWith(prefix))
-			.map((arg) -> Long.parseLong(arg.substring(prefix.length())))
-			.reduce((first, last) -> last)
-			.orElse(fallback);
+		for (int i = tuning.size() - 1; i >= 0; i--) {
+			if (tuning.get(i).startsWith(prefix)) {
+				return Long.parseLong(tuning.get(i).substring(prefix.length()));
+			}
+		}
+		// the file's own shape: kindling: at the margin, relay: under it, its settings
+		// four spaces in
+		String section = "";
+		for (String line : Files.readAllLines(relayConfig)) {
+			if (line.isBlank() || line.strip().startsWith("#")) {
+				continue;
+			}
+			if (!line.startsWith(" ")) {
+				section = line.strip();
+			}
+			else if (line.startsWith("  ") && !line.startsWith("   ")) {
+				section = section.split("/")[0] + "/" + line.strip();
+			}
+			else if (section.equals("kindling:/relay:") && line.startsWith("    " + name + ":")) {
+				return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
+			}
+		}
+		throw new IllegalStateException("no kindling.relay." + name + " in " + relayConfig);
 	}
 
 	private static void createTopics(String bootstrapServers) throws Exception {
