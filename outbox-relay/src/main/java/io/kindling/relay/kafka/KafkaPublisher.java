@@ -18,6 +18,7 @@ import org.apache.kafka.common.errors.OutOfOrderSequenceException;
 import org.apache.kafka.common.errors.ProducerFencedException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.UnsupportedVersionException;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import io.kindling.relay.RelayProperties;
 import org.jspecify.annotations.Nullable;
@@ -42,12 +43,13 @@ public class KafkaPublisher implements DisposableBean {
 
 	private final Duration ackTimeout;
 
-	private @Nullable Producer<String, String> producer;
+	private @Nullable Producer<String, byte[]> producer;
 
 	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay) {
 		Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
 		config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
-		config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+		// the outbox payload is already the record value, as UTF-8 bytes
+		config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
 		// Not settings: per-key order and no loss depend on them.
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -77,8 +79,8 @@ public class KafkaPublisher implements DisposableBean {
 	 * Sends one record; a record the producer refuses at once (too large, no metadata)
 	 * comes back as an already failed future.
 	 */
-	public Future<RecordMetadata> send(ProducerRecord<String, String> record, Callback callback) {
-		Producer<String, String> current = producer();
+	public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+		Producer<String, byte[]> current = producer();
 		try {
 			return current.send(record, callback);
 		}
@@ -95,7 +97,7 @@ public class KafkaPublisher implements DisposableBean {
 	 * next batch gets a fresh one.
 	 */
 	public void failed(Throwable failure) {
-		Producer<String, String> current;
+		Producer<String, byte[]> current;
 		synchronized (this) {
 			current = this.producer;
 		}
@@ -117,14 +119,14 @@ public class KafkaPublisher implements DisposableBean {
 				|| failure instanceof IllegalStateException;
 	}
 
-	private synchronized Producer<String, String> producer() {
+	private synchronized Producer<String, byte[]> producer() {
 		if (this.producer == null) {
 			this.producer = new KafkaProducer<>(this.config);
 		}
 		return this.producer;
 	}
 
-	private void replace(Producer<String, String> broken, Throwable cause) {
+	private void replace(Producer<String, byte[]> broken, Throwable cause) {
 		synchronized (this) {
 			if (this.producer != broken) {
 				return;
@@ -137,7 +139,7 @@ public class KafkaPublisher implements DisposableBean {
 
 	@Override
 	public void destroy() {
-		Producer<String, String> current;
+		Producer<String, byte[]> current;
 		synchronized (this) {
 			current = this.producer;
 			this.producer = null;

@@ -4,8 +4,11 @@ import java.time.Instant;
 
 import org.jspecify.annotations.Nullable;
 
-/** An unpublished outbox row, locked by the claim transaction. */
-record ClaimedRow(long id, String eventId, String eventType, String eventKey, String payload, Instant createdAt,
+/**
+ * An unpublished outbox row, locked by the claim transaction; its payload as the UTF-8
+ * bytes of the stored JSON.
+ */
+record ClaimedRow(long id, String eventId, String eventType, String eventKey, byte[] payload, Instant createdAt,
 		int attempts, @Nullable Instant nextAttemptAt) {
 
 	boolean dueAt(Instant now) {

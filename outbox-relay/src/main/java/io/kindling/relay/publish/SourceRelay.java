@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.kindling.relay.RelayProperties;
@@ -45,6 +46,13 @@ final class SourceRelay {
 
 	private final AtomicLong published = new AtomicLong();
 
+	/**
+	 * Workers inside {@link #drain}: while all of them are, a probe finds nothing new.
+	 */
+	private final AtomicInteger draining = new AtomicInteger();
+
+	private int workers;
+
 	private final List<Thread> threads = new ArrayList<>();
 
 	private long generation;
@@ -74,6 +82,7 @@ final class SourceRelay {
 				.daemon()
 				.start(() -> work(block)));
 		}
+		this.workers = worker;
 		this.threads
 			.add(Thread.ofPlatform().name("relay-" + this.source.name() + "-probe").daemon().start(this::probe));
 	}
@@ -114,7 +123,13 @@ final class SourceRelay {
 		long seen = -1;
 		while (this.running) {
 			seen = awaitSignal(seen);
-			drain(block);
+			this.draining.incrementAndGet();
+			try {
+				drain(block);
+			}
+			finally {
+				this.draining.decrementAndGet();
+			}
 		}
 	}
 
@@ -167,6 +182,13 @@ final class SourceRelay {
 			}
 			if (!this.source.ready()) {
 				interval = Duration.ofSeconds(1);
+				continue;
+			}
+			if (this.draining.get() == this.workers) {
+				// Every worker is claiming already and goes on until a claim comes back
+				// empty: a probe now would only cost the database a scan over the index
+				// entries they have just published.
+				interval = this.properties.polling().minInterval();
 				continue;
 			}
 			boolean pending;

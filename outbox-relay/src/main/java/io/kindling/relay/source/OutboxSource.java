@@ -65,6 +65,12 @@ public final class OutboxSource implements AutoCloseable {
 		// The driver remembers autocommit and isolation instead of asking the server
 		// around every claim transaction.
 		config.addDataSourceProperty("useLocalSessionState", "true");
+		// Connector/J parses a statement's text on every prepare unless it caches it;
+		// the mark of a full batch names thousands of ids, and its text repeats batch
+		// after batch (6 % of the relay's CPU went to parsing it again).
+		config.addDataSourceProperty("cachePrepStmts", "true");
+		config.addDataSourceProperty("prepStmtCacheSize", "64");
+		config.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
 		this.dataSource = new HikariDataSource(config);
 		this.jdbc = JdbcClient.create(this.dataSource);
 		// Read committed comes from the pool, set once per connection.

@@ -57,7 +57,9 @@ final class DatabaseFloor {
 
 	private long drain(long lowHash, long highHash) {
 		String claimSql = """
-				SELECT id, event_id, event_type, event_key, payload, created_at, attempts, next_attempt_at
+				SELECT id, event_id, event_type, event_key, payload, attempts,
+				       CAST(UNIX_TIMESTAMP(created_at) * 1000000 AS SIGNED) AS created_micros,
+				       CAST(UNIX_TIMESTAMP(next_attempt_at) * 1000000 AS SIGNED) AS next_attempt_micros
 				FROM %s
 				WHERE published_at IS NULL AND parked_at IS NULL AND (key_hash BETWEEN ? AND ?)
 				ORDER BY key_hash, id
@@ -81,8 +83,8 @@ final class DatabaseFloor {
 						rows.getString("event_id");
 						rows.getString("event_type");
 						rows.getString("event_key");
-						rows.getString("payload");
-						rows.getTimestamp("created_at");
+						rows.getBytes("payload");
+						rows.getLong("created_micros");
 					}
 				}
 				if (ids.isEmpty()) {
