@@ -8,6 +8,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -16,6 +17,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
+import io.kindling.outbox.OutboxEvent;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.relay.retention.RetentionCleanup;
@@ -138,6 +140,43 @@ class OutboxRelayIT {
 			.isGreaterThanOrEqualTo(2);
 		assertThat(this.meters.get("kindling.relay.latency").tag("source", "matches").timer().count())
 			.isGreaterThanOrEqualTo(2);
+	}
+
+	@Test
+	void theClaimReadsAnEventsTimeToTheMicrosecondAndSendsItsNonAsciiPayloadUnchanged() {
+		String eventId = UUID.randomUUID().toString();
+		Instant occurredAt = Instant.parse("2026-12-03T10:15:30Z");
+		String payload = "{\"event_id\":\"" + eventId + "\",\"bio\":\"Zoë, 東京 🔥\"}";
+		matches.transactions.executeWithoutResult((status) -> {
+			matches.writer
+				.append(new OutboxEvent(UUID.fromString(eventId), "MATCH_CREATED", "time:1", payload, occurredAt));
+			// Connector/J reads MariaDB 10.11's handshake version as 5.5.5 and drops the
+			// fraction of every time it binds, so the microseconds are added in SQL
+			matches.jdbc
+				.sql("UPDATE match_outbox SET created_at = created_at + INTERVAL 123456 MICROSECOND WHERE event_id = ?")
+				.param(eventId)
+				.update();
+		});
+
+		// the claim's epoch microseconds against the driver's own TIMESTAMP reading
+		Instant stored = matches.jdbc.sql("SELECT created_at FROM match_outbox WHERE event_id = ?")
+			.param(eventId)
+			.query(Timestamp.class)
+			.single()
+			.toInstant();
+		assertThat(stored).isEqualTo(occurredAt.plusNanos(123_456_000));
+		assertThat(matches.jdbc
+			.sql("SELECT CAST(UNIX_TIMESTAMP(created_at) * 1000000 AS SIGNED) FROM match_outbox WHERE event_id = ?")
+			.param(eventId)
+			.query(Long.class)
+			.single()).isEqualTo(ChronoUnit.MICROS.between(Instant.EPOCH, stored));
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> matchesTopic.eventIds().contains(eventId));
+		assertThat(matchesTopic.records()
+			.stream()
+			.filter((r) -> TopicReader.header(r, "event_id").equals(eventId))
+			.map(ConsumerRecord::value)
+			.findFirst()).contains(payload);
 	}
 
 	@Test
