@@ -1,7 +1,10 @@
 package io.kindling.outbox;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.sql.Timestamp;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
@@ -42,7 +45,7 @@ public final class OutboxWriter {
 		this.wakeUp = wakeUp;
 		this.insert = """
 				INSERT INTO %s (event_id, event_type, event_key, key_hash, payload, created_at)
-				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, :createdAt)
+				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, FROM_UNIXTIME(:createdAt))
 				""".formatted(table);
 	}
 
@@ -60,9 +63,19 @@ public final class OutboxWriter {
 			.param("eventKey", event.eventKey())
 			.param("keyHash", keyHash(event.eventKey()))
 			.param("payload", event.payload())
-			.param("createdAt", Timestamp.from(event.occurredAt()))
+			.param("createdAt", epochSeconds(event.occurredAt()))
 			.update();
 		this.wakeUp.ringAfterCommit(this.table);
+	}
+
+	/**
+	 * The time as seconds since the epoch to the microsecond, for FROM_UNIXTIME. A bound
+	 * Timestamp would lose its fraction on MariaDB 10.x: Connector/J reads the
+	 * handshake's "5.5.5-" prefix as the server's version and, below MySQL 5.6.4, drops
+	 * fractional seconds. The relay's commit-to-ack latency is measured from this time.
+	 */
+	static BigDecimal epochSeconds(Instant time) {
+		return new BigDecimal(BigInteger.valueOf(ChronoUnit.MICROS.between(Instant.EPOCH, time)), 6);
 	}
 
 	/**
