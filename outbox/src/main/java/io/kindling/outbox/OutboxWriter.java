@@ -69,12 +69,14 @@ public final class OutboxWriter {
 	}
 
 	/**
-	 * The time as seconds since the epoch to the microsecond, for FROM_UNIXTIME. A bound
-	 * Timestamp would lose its fraction on MariaDB 10.x: Connector/J reads the
-	 * handshake's "5.5.5-" prefix as the server's version and, below MySQL 5.6.4, drops
-	 * fractional seconds. The relay's commit-to-ack latency is measured from this time.
+	 * The time as seconds since the epoch to the microsecond, for
+	 * {@code created_at = FROM_UNIXTIME(:createdAt)} (writers of their own outbox insert
+	 * use it too). A bound Timestamp would lose its fraction on MariaDB 10.x: Connector/J
+	 * reads the handshake's "5.5.5-" prefix as the server's version and, below MySQL
+	 * 5.6.4, drops fractional seconds. The relay's commit-to-ack latency is measured from
+	 * this time.
 	 */
-	static BigDecimal epochSeconds(Instant time) {
+	public static BigDecimal epochSeconds(Instant time) {
 		return new BigDecimal(BigInteger.valueOf(ChronoUnit.MICROS.between(Instant.EPOCH, time)), 6);
 	}
 

@@ -1,7 +1,6 @@
 package io.kindling.swipe.match;
 
 import java.nio.charset.StandardCharsets;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
@@ -60,7 +59,7 @@ class MatchOutbox {
 	private void write(long matchId, UUID eventId, String type, String key, String payload, Instant now) {
 		this.jdbc.sql("""
 				INSERT INTO match_outbox (event_id, event_type, event_key, key_hash, payload, created_at, match_id)
-				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, :createdAt, :matchId)
+				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, FROM_UNIXTIME(:createdAt), :matchId)
 				ON DUPLICATE KEY UPDATE event_type = event_type
 				""")
 			.param("eventId", eventId.toString())
@@ -68,7 +67,7 @@ class MatchOutbox {
 			.param("eventKey", key)
 			.param("keyHash", OutboxWriter.keyHash(key))
 			.param("payload", payload)
-			.param("createdAt", Timestamp.from(now))
+			.param("createdAt", OutboxWriter.epochSeconds(now))
 			.param("matchId", matchId)
 			.update();
 		// The relay publishes the event right after commit instead of at its next poll.
