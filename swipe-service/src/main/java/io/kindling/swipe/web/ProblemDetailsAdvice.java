@@ -1,15 +1,23 @@
 package io.kindling.swipe.web;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 import jakarta.validation.ConstraintViolationException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.databind.exc.MismatchedInputException;
 
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
@@ -43,6 +51,35 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, ex.getMessage());
 		problem.setTitle("Bad request");
 		return ResponseEntity.badRequest().body(problem);
+	}
+
+	/**
+	 * A body that is not JSON, or JSON that does not fit: which field, and for an enum
+	 * the values it takes, instead of the base class's bare "Failed to read request".
+	 */
+	@Override
+	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST,
+				unreadable(ex.getMostSpecificCause()));
+		problem.setTitle("Unreadable request body");
+		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
+	}
+
+	static String unreadable(Throwable cause) {
+		if (cause instanceof MismatchedInputException mismatch && !mismatch.getPath().isEmpty()) {
+			String field = mismatch.getPath()
+				.stream()
+				.map((step) -> (step.getPropertyName() != null) ? step.getPropertyName() : "[" + step.getIndex() + "]")
+				.collect(Collectors.joining("."))
+				.replace(".[", "[");
+			Class<?> type = mismatch.getTargetType();
+			if (type != null && type.isEnum()) {
+				return field + " must be one of " + Arrays.toString(type.getEnumConstants());
+			}
+			return field + " has the wrong type" + ((type != null) ? " (expected " + type.getSimpleName() + ")" : "");
+		}
+		return "the body must be one JSON object with the documented fields";
 	}
 
 	// A fault of ours still answers in the one error shape, without a stack trace.

@@ -151,7 +151,10 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(this.api.swipe(ana, "k".repeat(65), ben, "LIKE"), 400);
 		assertProblem(this.api.swipe(ana, "has space", ben, "LIKE"), 400);
 		assertProblem(this.api.swipe(ana, key(), "{\"target_user_id\":"), 400);
-		assertProblem(this.api.swipe(ana, key(), "{\"target_user_id\":\"seven\",\"action\":\"LIKE\"}"), 400);
+		HttpResponse<String> seven = this.api.swipe(ana, key(), "{\"target_user_id\":\"seven\",\"action\":\"LIKE\"}");
+		assertProblem(seven, 400);
+		assertThat(this.json.readTree(seven.body()).get("detail").asString())
+			.startsWith("target_user_id has the wrong type");
 		assertProblem(this.api.swipe(ana, key(), "{\"action\":\"LIKE\"}"), 400);
 		assertProblem(this.api.swipe(ana, key(), "[]"), 400);
 		assertProblem(
@@ -359,10 +362,20 @@ class SwipeFlowIT extends SwipeTestBase {
 
 		assertProblem(this.api.get("/api/profiles/123", ben), 404);
 		assertProblem(this.api.put("/api/profile", ana, "{\"display_name\":\"Ana\"}"), 400);
-		assertProblem(this.api.put("/api/profile", ana, """
+		HttpResponse<String> robot = this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"ROBOT","interested_in":["MAN"],"birth_date":"1994-03-02",
 				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
-				"""), 400);
+				""");
+		assertProblem(robot, 400);
+		assertThat(this.json.readTree(robot.body()).get("detail").asString())
+			.isEqualTo("gender must be one of [WOMAN, MAN, NONBINARY]");
+		HttpResponse<String> alien = this.api.put("/api/profile", ana, """
+				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN","ALIEN"],"birth_date":"1994-03-02",
+				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
+				""");
+		assertProblem(alien, 400);
+		assertThat(this.json.readTree(alien.body()).get("detail").asString())
+			.isEqualTo("interested_in[1] must be one of [WOMAN, MAN, NONBINARY]");
 		assertProblem(this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN"],"birth_date":"1994-03-02",
 				 "location":{"lat":152.52,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
