@@ -36,9 +36,8 @@ public final class Api {
 	public Response send(String method, String path, @Nullable String token, @Nullable String body, String... headers) {
 		try {
 			// HttpURLConnection, not java.net.http: a thousand concurrent clients
-			// deadlocked
-			// the JDK client's selector, and it dropped the body of a 401 to a POST.
-			// Not in streaming mode, so a 401 still gives its body.
+			// deadlocked the JDK client's selector, and it dropped the body of a 401 to a
+			// POST. Not in streaming mode, so a 401 still gives its body.
 			HttpURLConnection connection = (HttpURLConnection) URI.create(this.base + path).toURL().openConnection();
 			connection.setConnectTimeout(5_000);
 			connection.setReadTimeout(30_000);

@@ -167,8 +167,7 @@ class TwoInstancesIT {
 		assertThat(failures).isEmpty();
 
 		// the rest of the rules, with nobody polling: the sweepers form the fallback
-		// rooms,
-		// then drop whoever is left
+		// rooms, then drop whoever is left
 		clock.advance(Duration.ofSeconds(61));
 		await().atMost(Duration.ofSeconds(20)).until(() -> noFallbackRoomLeft());
 		clock.advance(Duration.ofMinutes(5));

@@ -194,9 +194,7 @@ class RelayInstancesIT {
 		Set<String> before = topic.eventIds();
 		Thread writer = Thread.ofPlatform().start(() -> {
 			// Transactions of 1,000 rows until the relay is killed (at most 100,000
-			// rows),
-			// so that a
-			// quick relay never runs out of batches to be caught in.
+			// rows), so that a quick relay never runs out of batches to be caught in.
 			for (int seq = 0; seq < mostPerKey && !killed.get(); seq += 5) {
 				int from = seq;
 				matches.transactions.executeWithoutResult((status) -> {
@@ -216,9 +214,9 @@ class RelayInstancesIT {
 		});
 		await().atMost(Duration.ofSeconds(60)).until(() -> topic.eventIds().size() - before.size() >= 3_000);
 		// Kill it in a claim transaction whose records are already on Kafka (rows locked,
-		// sent,
-		// not marked published) when that moment can be caught within 45 s; the window is
-		// milliseconds wide, so otherwise kill it while it holds a claim, sends or not.
+		// sent, not marked published) when that moment can be caught within 45 s; the
+		// window is milliseconds wide, so otherwise kill it while it holds a claim, sent
+		// or not.
 		boolean caughtMidBatch = false;
 		long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
 		while (!caughtMidBatch && System.nanoTime() < deadline) {

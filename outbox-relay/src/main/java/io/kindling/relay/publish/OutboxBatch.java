@@ -130,8 +130,7 @@ final class OutboxBatch {
 				heldBackKeys.add(row.eventKey());
 				if (KafkaPublisher.isTransient(sending.failure())) {
 					// No metadata, no connection: the rest of the batch would fail the
-					// same
-					// way.
+					// same way.
 					unavailable = true;
 					break;
 				}
@@ -207,9 +206,9 @@ final class OutboxBatch {
 			.mapToObj((i) -> "key_hash BETWEEN :low" + i + " AND :high" + i)
 			.collect(Collectors.joining(" OR "));
 		// Index order (published_at, key_hash, id): a key's rows come in id order, its
-		// commit order, as the fact's own row lock serialises the writers of one key.
-		// No SKIP LOCKED on rows: the partition lock keeps other relays out, and skipping
-		// a row that something else holds (an operator, a retry) lets its successor
+		// commit order, as the fact's own row lock serialises the writers of one key. No
+		// SKIP LOCKED on rows: the partition lock keeps other relays out, and skipping a
+		// row that something else holds (an operator, a retry) lets its successor
 		// overtake it.
 		JdbcClient.StatementSpec claim = jdbc.sql("""
 				SELECT id, event_id, event_type, event_key, payload, attempts,

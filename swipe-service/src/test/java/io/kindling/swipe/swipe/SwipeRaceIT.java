@@ -79,8 +79,7 @@ class SwipeRaceIT extends SwipeTestBase {
 			swipes.add(new Swipe(liker, passer, key()));
 		}
 		// each pair's two likes and their two retries are sent back to back, so all four
-		// are in
-		// flight at the same moment on different threads
+		// are in flight at the same moment on different threads
 		List<List<Swipe>> groups = new ArrayList<>();
 		for (int i = 0; i < PAIRS; i++) {
 			List<Swipe> group = new ArrayList<>(

@@ -125,8 +125,7 @@ public final class RoomsBench {
 			noOp(a, b, clients, Math.max(3, warmup / 4));
 			rooms(a, b, clients, Math.max(3, warmup - warmup / 4));
 			// CPU each process really spent per request: the two services, MariaDB,
-			// Redis,
-			// this JVM (the clients)
+			// Redis, this JVM (the clients)
 			long[][] pids = { services.stream().mapToLong(ServiceJar::pid).toArray(), { mariaDb.pid() },
 					{ redis.pid() }, { ProcessHandle.current().pid() } };
 			System.out.println("no-op endpoint at full speed...");
@@ -152,8 +151,7 @@ public final class RoomsBench {
 					fill(jedis, depth);
 				}
 				// rounds alternate the depths, so a burst of other work on the machine
-				// hits
-				// them alike; each depth reports its median round
+				// hits them alike; each depth reports its median round
 				List<List<FormCost>> rounds = new ArrayList<>();
 				for (int round = 0; round < 5; round++) {
 					List<FormCost> thisRound = new ArrayList<>();
