@@ -176,7 +176,7 @@ final class SourceRelay {
 		Duration interval = this.properties.polling().minInterval();
 		long publishedBefore = this.published.get();
 		while (this.running) {
-			pauseProbe(interval);
+			boolean rung = pauseProbe(interval);
 			if (!this.running) {
 				return;
 			}
@@ -187,7 +187,12 @@ final class SourceRelay {
 			if (this.draining.get() == this.workers) {
 				// Every worker is claiming already and goes on until a claim comes back
 				// empty: a probe now would only cost the database a scan over the index
-				// entries they have just published.
+				// entries they have just published. But a claim that came back empty
+				// just before a writer's commit is the worker's last: after a ring, each
+				// worker claims once more (WakeUpIT lost such rows to the next poll).
+				if (rung) {
+					wakeUp();
+				}
 				interval = this.properties.polling().minInterval();
 				continue;
 			}
@@ -260,7 +265,11 @@ final class SourceRelay {
 		}
 	}
 
-	private void pauseProbe(Duration interval) {
+	/**
+	 * Waits out the interval, or less after a writer's ring.
+	 * @return whether a ring ended the wait
+	 */
+	private boolean pauseProbe(Duration interval) {
 		long start = System.nanoTime();
 		long deadline = start + interval.toNanos();
 		// A wake-up brings the probe forward, but never closer than 5 ms to the last one:
@@ -281,7 +290,9 @@ final class SourceRelay {
 					this.running = false;
 				}
 			}
+			boolean rung = this.probeNow;
 			this.probeNow = false;
+			return rung;
 		}
 	}
 
