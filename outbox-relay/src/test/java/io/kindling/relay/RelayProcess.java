@@ -7,15 +7,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.HashSet;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -71,58 +68,6 @@ final class RelayProcess implements AutoCloseable {
 	void awaitHealthy() {
 		FreePorts.await("relay " + this.name + " on port " + this.port, Duration.ofSeconds(90),
 				() -> get("/actuator/health").contains("\"status\":\"UP\""));
-	}
-
-	/**
-	 * The local ports of this process's TCP connections to the given port, read from
-	 * {@code /proc} (Linux): which database sessions are this relay's.
-	 */
-	Set<Integer> localPortsTo(int remotePort) {
-		Set<String> inodes = new HashSet<>();
-		try (DirectoryStream<Path> fds = Files
-			.newDirectoryStream(Path.of("/proc", String.valueOf(this.process.pid()), "fd"))) {
-			for (Path fd : fds) {
-				try {
-					String target = Files.readSymbolicLink(fd).toString();
-					if (target.startsWith("socket:[")) {
-						inodes.add(target.substring(8, target.length() - 1));
-					}
-				}
-				catch (IOException ex) {
-					// closed meanwhile
-				}
-			}
-			Set<Integer> ports = new HashSet<>();
-			for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
-				for (String line : Files.readAllLines(Path.of(table))) {
-					String[] columns = line.trim().split("\\s+");
-					if (columns.length > 9 && inodes.contains(columns[9])
-							&& Integer.parseInt(columns[2].substring(columns[2].indexOf(':') + 1), 16) == remotePort) {
-						ports.add(Integer.parseInt(columns[1].substring(columns[1].indexOf(':') + 1), 16));
-					}
-				}
-			}
-			return ports;
-		}
-		catch (IOException ex) {
-			return Set.of();
-		}
-	}
-
-	/**
-	 * SIGSTOP: the process holds everything it has (connections, locks) and does nothing.
-	 */
-	void freeze() throws IOException, InterruptedException {
-		signal("STOP");
-	}
-
-	/** SIGCONT after {@link #freeze()}. */
-	void thaw() throws IOException, InterruptedException {
-		signal("CONT");
-	}
-
-	private void signal(String name) throws IOException, InterruptedException {
-		new ProcessBuilder("kill", "-" + name, String.valueOf(this.process.pid())).start().waitFor();
 	}
 
 	/** SIGKILL: no shutdown hook, no graceful stop, as in a crash. */
