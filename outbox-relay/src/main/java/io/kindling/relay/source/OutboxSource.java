@@ -121,12 +121,23 @@ public final class OutboxSource implements AutoCloseable {
 				return false;
 			}
 			this.jdbc.sql(PARTITION_TABLE).update();
-			String rows = IntStream.range(0, this.partitions)
-				.mapToObj((partition) -> "(:table, " + partition + ")")
-				.collect(Collectors.joining(", "));
-			this.jdbc.sql("INSERT IGNORE INTO outbox_relay_partition (outbox_table, partition_no) VALUES " + rows)
+			// Only when rows are missing: INSERT IGNORE on a row that another relay's
+			// claim holds waits for that claim (up to the lock wait timeout), and a relay
+			// starting beside a busy one would stay unready that long.
+			Integer present = this.jdbc.sql(
+					"SELECT COUNT(*) FROM outbox_relay_partition WHERE outbox_table = :table AND partition_no < :partitions")
 				.param("table", table())
-				.update();
+				.param("partitions", this.partitions)
+				.query(Integer.class)
+				.single();
+			if (present < this.partitions) {
+				String rows = IntStream.range(0, this.partitions)
+					.mapToObj((partition) -> "(:table, " + partition + ")")
+					.collect(Collectors.joining(", "));
+				this.jdbc.sql("INSERT IGNORE INTO outbox_relay_partition (outbox_table, partition_no) VALUES " + rows)
+					.param("table", table())
+					.update();
+			}
 			this.state = "publishing";
 			this.ready = true;
 			log.info("{} is ready: {} partitions", this.settings, this.partitions);
