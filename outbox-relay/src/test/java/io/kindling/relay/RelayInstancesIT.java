@@ -53,13 +53,21 @@ class RelayInstancesIT {
 	/** Between the first relay and MariaDB: lets the kill test hold it mid-batch. */
 	static DatabaseGate gate;
 
+	/**
+	 * Between the second relay and MariaDB, never held: both relays' statements take the
+	 * same way, so neither holds its partitions longer and keeps the other out.
+	 */
+	static DatabaseGate evenHanded;
+
+	static Map<String, String> settings;
+
 	@BeforeAll
 	static void startTwoRelays() {
 		matches = new OutboxDatabase("relay_instances_swipe", "match_outbox");
 		rooms = new OutboxDatabase("relay_instances_matching", "room_outbox");
 		String kafka = RealServersExtension.kafka().bootstrapServers();
 		topic = new TopicReader(kafka, "instances.matches");
-		Map<String, String> settings = new LinkedHashMap<>();
+		settings = new LinkedHashMap<>();
 		settings.put("spring.kafka.bootstrap-servers", kafka);
 		settings.put("kindling.relay.sources[0].name", "matches");
 		settings.put("kindling.relay.sources[0].url", matches.jdbcUrl());
@@ -70,10 +78,9 @@ class RelayInstancesIT {
 		settings.put("kindling.relay.sources[1].table", "room_outbox");
 		settings.put("kindling.relay.sources[1].topic", "instances.rooms");
 		gate = new DatabaseGate(RealServersExtension.mariaDb().port());
-		Map<String, String> gated = new LinkedHashMap<>(settings);
-		gated.put("kindling.relay.sources[0].url", gate.jdbcUrl(matches.jdbcUrl()));
-		first = new RelayProcess("first", gated);
-		second = new RelayProcess("second", settings);
+		evenHanded = new DatabaseGate(RealServersExtension.mariaDb().port());
+		first = new RelayProcess("first", through(gate));
+		second = new RelayProcess("second", through(evenHanded));
 		first.awaitHealthy();
 		second.awaitHealthy();
 	}
@@ -83,31 +90,36 @@ class RelayInstancesIT {
 		first.close();
 		second.close();
 		gate.close();
+		evenHanded.close();
 		topic.close();
 		matches.close();
 		rooms.close();
 	}
 
 	/**
-	 * Holds the first relay's statements to MariaDB and looks, once the second relay's
-	 * batches have committed, for events already on Kafka whose rows are still
-	 * unpublished. Held between a claim and its mark, the relay sends the claimed rows
-	 * and then waits at the gate to mark them: what is on Kafka and unpublished at both
-	 * looks, a second apart, is that batch. Leaves the gate held and answers true; else
-	 * releases it.
+	 * Holds the first relay's statements to MariaDB and looks a second later for events
+	 * on Kafka whose rows are still unpublished. Held between a claim and its mark, the
+	 * relay has sent the claimed rows and waits at the gate to mark them; with no other
+	 * relay running, what the look finds is that batch. Leaves the gate held and answers
+	 * true; else releases it.
 	 */
 	static boolean heldInTheMiddleOfABatch() throws InterruptedException {
 		gate.hold();
 		Thread.sleep(1000);
 		Set<String> unpublished = sentButUnpublished();
-		Thread.sleep(1000);
-		unpublished.retainAll(sentButUnpublished());
 		if (!unpublished.isEmpty()) {
 			System.out.println("kill -9 with " + unpublished.size() + " events of its batch already on Kafka");
 			return true;
 		}
 		gate.release();
 		return false;
+	}
+
+	/** The relays' settings with the matches source reached through this gate. */
+	static Map<String, String> through(DatabaseGate gate) {
+		Map<String, String> gated = new LinkedHashMap<>(settings);
+		gated.put("kindling.relay.sources[0].url", gate.jdbcUrl(matches.jdbcUrl()));
+		return gated;
 	}
 
 	static Set<String> sentButUnpublished() {
@@ -187,8 +199,12 @@ class RelayInstancesIT {
 		});
 		await().atMost(Duration.ofSeconds(60)).until(() -> topic.eventIds().size() - before.size() >= 3_000);
 		// Kill it in a claim transaction whose records are already on Kafka (rows locked,
-		// sent, not marked published). Each try holds it at a different moment of its
-		// work; a hold before a claim or between batches catches nothing and is let go.
+		// sent, not marked published). While rows keep coming, a busy relay can keep
+		// every partition to itself, and a batch held unmarked must be the first relay's:
+		// so the second relay stops (finishing its batches) and starts again once the
+		// first is held. Each try holds the first at a different moment of its work; a
+		// hold before a claim or between batches catches nothing and is let go.
+		second.close();
 		boolean caughtMidBatch = false;
 		int tries = 0;
 		while (tries < 30 && !caughtMidBatch) {
@@ -200,6 +216,8 @@ class RelayInstancesIT {
 		}
 		System.out.println("held mid-batch at try " + tries);
 		assertThat(caughtMidBatch).as("held the first relay with a sent batch not yet marked").isTrue();
+		second = new RelayProcess("second-again", through(evenHanded));
+		second.awaitHealthy();
 		first.kill();
 		// its sessions end as a dead process's would: MariaDB rolls back the claim
 		gate.close();
