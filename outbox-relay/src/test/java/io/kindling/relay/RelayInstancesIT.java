@@ -50,14 +50,11 @@ class RelayInstancesIT {
 
 	static RelayProcess second;
 
-	/** Between the first relay and MariaDB: lets the kill test hold it mid-batch. */
-	static DatabaseGate gate;
-
 	/**
-	 * Between the second relay and MariaDB, never held: both relays' statements take the
-	 * same way, so neither holds its partitions longer and keeps the other out.
+	 * Between the relay the kill test kills and MariaDB: lets it hold that relay
+	 * mid-batch.
 	 */
-	static DatabaseGate evenHanded;
+	static DatabaseGate gate;
 
 	static Map<String, String> settings;
 
@@ -78,9 +75,8 @@ class RelayInstancesIT {
 		settings.put("kindling.relay.sources[1].table", "room_outbox");
 		settings.put("kindling.relay.sources[1].topic", "instances.rooms");
 		gate = new DatabaseGate(RealServersExtension.mariaDb().port());
-		evenHanded = new DatabaseGate(RealServersExtension.mariaDb().port());
-		first = new RelayProcess("first", through(gate));
-		second = new RelayProcess("second", through(evenHanded));
+		first = new RelayProcess("first", settings);
+		second = new RelayProcess("second", settings);
 		first.awaitHealthy();
 		second.awaitHealthy();
 	}
@@ -90,7 +86,6 @@ class RelayInstancesIT {
 		first.close();
 		second.close();
 		gate.close();
-		evenHanded.close();
 		topic.close();
 		matches.close();
 		rooms.close();
@@ -176,6 +171,16 @@ class RelayInstancesIT {
 		int mostPerKey = 500;
 		Map<String, List<String>> committed = new HashMap<>();
 		AtomicBoolean killed = new AtomicBoolean();
+		// The relay to kill reaches MariaDB through the gate, and runs alone while it is
+		// held: under a steady stream of rows one busy relay can keep every partition to
+		// itself, and a batch found sent and unmarked must be the held relay's. The
+		// second
+		// relay starts again before the kill. Both stop as relays stop (finishing their
+		// batches).
+		first.close();
+		second.close();
+		first = new RelayProcess("first-gated", through(gate));
+		first.awaitHealthy();
 		Set<String> before = topic.eventIds();
 		Thread writer = Thread.ofPlatform().start(() -> {
 			// Transactions of 1,000 rows until the relay is killed (at most 100,000
@@ -199,12 +204,8 @@ class RelayInstancesIT {
 		});
 		await().atMost(Duration.ofSeconds(60)).until(() -> topic.eventIds().size() - before.size() >= 3_000);
 		// Kill it in a claim transaction whose records are already on Kafka (rows locked,
-		// sent, not marked published). While rows keep coming, a busy relay can keep
-		// every partition to itself, and a batch held unmarked must be the first relay's:
-		// so the second relay stops (finishing its batches) and starts again once the
-		// first is held. Each try holds the first at a different moment of its work; a
-		// hold before a claim or between batches catches nothing and is let go.
-		second.close();
+		// sent, not marked published). Each try holds it at a different moment of its
+		// work; a hold before a claim or between batches catches nothing and is let go.
 		boolean caughtMidBatch = false;
 		int tries = 0;
 		while (tries < 30 && !caughtMidBatch) {
@@ -216,7 +217,7 @@ class RelayInstancesIT {
 		}
 		System.out.println("held mid-batch at try " + tries);
 		assertThat(caughtMidBatch).as("held the first relay with a sent batch not yet marked").isTrue();
-		second = new RelayProcess("second-again", through(evenHanded));
+		second = new RelayProcess("second-again", settings);
 		second.awaitHealthy();
 		first.kill();
 		// its sessions end as a dead process's would: MariaDB rolls back the claim
