@@ -174,9 +174,8 @@ class RelayInstancesIT {
 		// The relay to kill reaches MariaDB through the gate, and runs alone while it is
 		// held: under a steady stream of rows one busy relay can keep every partition to
 		// itself, and a batch found sent and unmarked must be the held relay's. The
-		// second
-		// relay starts again before the kill. Both stop as relays stop (finishing their
-		// batches).
+		// second relay starts again before the kill. Both stop as relays stop (finishing
+		// their batches).
 		first.close();
 		second.close();
 		first = new RelayProcess("first-gated", through(gate));
