@@ -155,6 +155,8 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(seven, 400);
 		assertThat(this.json.readTree(seven.body()).get("detail").asString())
 			.startsWith("target_user_id has the wrong type");
+		assertThat(this.json.readTree(seven.body()).get("type").asString())
+			.isEqualTo("https://kindling.io/problems/unreadable-request-body");
 		assertProblem(this.api.swipe(ana, key(), "{\"action\":\"LIKE\"}"), 400);
 		assertProblem(this.api.swipe(ana, key(), "[]"), 400);
 		assertProblem(
@@ -425,6 +427,11 @@ class SwipeFlowIT extends SwipeTestBase {
 		JsonNode problem = this.json.readTree(response.body());
 		assertThat(problem.get("status").asInt()).isEqualTo(status);
 		assertThat(problem.has("title")).isTrue();
+		assertThat(problem.has("detail")).isTrue();
+		// the contract's four members: a 401 from the filter chain says about:blank, the
+		// service's own name their kind
+		assertThat(problem.get("type").asString()).as(response.body())
+			.matches("about:blank|https://kindling\\.io/problems/[a-z0-9-]+");
 	}
 
 	private long count(String sql) {
