@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -144,12 +145,13 @@ class MatchingIT {
 
 		long conversationId = matched.json().get("conversation_id").asLong();
 		Map<String, Object> conversation = this.jdbc
-			.sql("SELECT room_id, topic_id, size, room_type, fallback FROM conversations WHERE id = :id")
+			.sql("SELECT room_id, topic_id, size, room_type, fallback, formed_at FROM conversations WHERE id = :id")
 			.param("id", conversationId)
 			.query()
 			.singleRow();
 		assertThat(conversation.get("room_id")).isEqualTo(matched.field("room_id"));
 		assertThat(((Number) conversation.get("room_type")).intValue()).isEqualTo(2);
+		assertThat(((Timestamp) conversation.get("formed_at")).toInstant()).isEqualTo(this.clock.instant());
 		assertThat(participants(conversationId)).containsExactlyInAnyOrder(Session.keyOf(first), Session.keyOf(second));
 
 		String payload = this.jdbc

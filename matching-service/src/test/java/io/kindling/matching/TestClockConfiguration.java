@@ -15,7 +15,8 @@ public class TestClockConfiguration {
 	@Bean
 	@Primary
 	MutableClock testClock() {
-		return new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+		// a fraction of a second that a time cut to the second would lose
+		return new MutableClock(Instant.now().truncatedTo(ChronoUnit.SECONDS).plusMillis(123));
 	}
 
 	/** For contexts built by hand: the same clock instance in several of them. */

@@ -1,10 +1,6 @@
 package io.kindling.outbox;
 
-import java.math.BigDecimal;
-import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
@@ -63,21 +59,9 @@ public final class OutboxWriter {
 			.param("eventKey", event.eventKey())
 			.param("keyHash", keyHash(event.eventKey()))
 			.param("payload", event.payload())
-			.param("createdAt", epochSeconds(event.occurredAt()))
+			.param("createdAt", SqlTime.epochSeconds(event.occurredAt()))
 			.update();
 		this.wakeUp.ringAfterCommit(this.table);
-	}
-
-	/**
-	 * The time as seconds since the epoch to the microsecond, for
-	 * {@code created_at = FROM_UNIXTIME(:createdAt)} (writers of their own outbox insert
-	 * use it too). A bound Timestamp would lose its fraction on MariaDB 10.x: Connector/J
-	 * reads the handshake's "5.5.5-" prefix as the server's version and, below MySQL
-	 * 5.6.4, drops fractional seconds. The relay's commit-to-ack latency is measured from
-	 * this time.
-	 */
-	public static BigDecimal epochSeconds(Instant time) {
-		return new BigDecimal(BigInteger.valueOf(ChronoUnit.MICROS.between(Instant.EPOCH, time)), 6);
 	}
 
 	/**

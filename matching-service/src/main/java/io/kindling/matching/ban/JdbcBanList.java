@@ -10,6 +10,7 @@ import java.util.Map;
 
 import io.kindling.matching.HeldRead;
 import io.kindling.matching.MatchingProperties;
+import io.kindling.outbox.SqlTime;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -71,9 +72,9 @@ class JdbcBanList implements BanList {
 	private Snapshot read(Instant now) {
 		List<Ban> active = this.jdbc.sql("""
 				SELECT ban_type, subject, expires_at FROM bans
-				WHERE expires_at IS NULL OR expires_at > :now
+				WHERE expires_at IS NULL OR expires_at > FROM_UNIXTIME(:now)
 				LIMIT :limit
-				""").param("now", Timestamp.from(now)).param("limit", this.maxHeld + 1).query(Ban.class).list();
+				""").param("now", SqlTime.epochSeconds(now)).param("limit", this.maxHeld + 1).query(Ban.class).list();
 		if (active.size() > this.maxHeld) {
 			return new Snapshot(Map.of(), true);
 		}
@@ -89,11 +90,11 @@ class JdbcBanList implements BanList {
 		return this.jdbc.sql("""
 				SELECT COUNT(*) FROM bans
 				WHERE ((ban_type = 'SESSION' AND subject = :sessionKey) OR (ban_type = 'IP' AND subject = :address))
-				  AND (expires_at IS NULL OR expires_at > :now)
+				  AND (expires_at IS NULL OR expires_at > FROM_UNIXTIME(:now))
 				""")
 			.param("sessionKey", sessionKey)
 			.param("address", address)
-			.param("now", Timestamp.from(now))
+			.param("now", SqlTime.epochSeconds(now))
 			.query(Long.class)
 			.single() > 0;
 	}

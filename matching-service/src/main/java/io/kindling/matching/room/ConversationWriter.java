@@ -1,6 +1,5 @@
 package io.kindling.matching.room;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
@@ -13,6 +12,7 @@ import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
+import io.kindling.outbox.SqlTime;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -54,14 +54,14 @@ class ConversationWriter {
 		KeyHolder keys = new GeneratedKeyHolder();
 		this.jdbc.sql("""
 				INSERT INTO conversations (room_id, topic_id, size, room_type, fallback, formed_at)
-				VALUES (:roomId, :topicId, :size, :roomType, :fallback, :formedAt)
+				VALUES (:roomId, :topicId, :size, :roomType, :fallback, FROM_UNIXTIME(:formedAt))
 				""")
 			.param("roomId", room.roomId())
 			.param("topicId", room.queue().topicId())
 			.param("size", room.queue().size())
 			.param("roomType", room.roomType())
 			.param("fallback", room.fallback())
-			.param("formedAt", Timestamp.from(room.formedAt()))
+			.param("formedAt", SqlTime.epochSeconds(room.formedAt()))
 			.update(keys, "id");
 		long conversationId = keys.getKeyAs(Number.class).longValue();
 		// all participants in one statement: a room is written on the join that completes
@@ -74,11 +74,11 @@ class ConversationWriter {
 			values.append((i > 0) ? ", " : "")
 				.append("(:conversationId, :participantKey")
 				.append(i)
-				.append(", :waitingSince")
+				.append(", FROM_UNIXTIME(:waitingSince")
 				.append(i)
-				.append(")");
+				.append("))");
 			params.put("participantKey" + i, Session.keyOf(participants.get(i).token()));
-			params.put("waitingSince" + i, Timestamp.from(participants.get(i).since()));
+			params.put("waitingSince" + i, SqlTime.epochSeconds(participants.get(i).since()));
 		}
 		this.jdbc
 			.sql("INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since) VALUES "

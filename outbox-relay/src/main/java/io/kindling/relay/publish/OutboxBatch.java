@@ -3,7 +3,6 @@ package io.kindling.relay.publish;
 import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +18,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.kafka.KafkaPublisher;
 import io.kindling.relay.source.OutboxSource;
@@ -72,10 +72,11 @@ final class OutboxBatch {
 		this.metrics = metrics;
 		this.clock = clock;
 		this.properties = properties;
-		this.markPublished = "UPDATE %s SET published_at = :publishedAt WHERE id IN (:ids)".formatted(source.table());
+		this.markPublished = "UPDATE %s SET published_at = FROM_UNIXTIME(:publishedAt) WHERE id IN (:ids)"
+			.formatted(source.table());
 		this.markRejected = """
 				UPDATE %s
-				SET attempts = :attempts, last_error = :lastError, next_attempt_at = :nextAttemptAt, parked_at = :parkedAt
+				SET attempts = :attempts, last_error = :lastError, next_attempt_at = FROM_UNIXTIME(:nextAttemptAt), parked_at = FROM_UNIXTIME(:parkedAt)
 				WHERE id = :id
 				"""
 			.formatted(source.table());
@@ -171,7 +172,7 @@ final class OutboxBatch {
 		}
 		if (!acked.isEmpty()) {
 			jdbc.sql(this.markPublished)
-				.param("publishedAt", Timestamp.from(this.clock.instant()))
+				.param("publishedAt", SqlTime.epochSeconds(this.clock.instant()))
 				.param("ids", acked.stream().map((sending) -> sending.row.id()).toList())
 				.update();
 		}
@@ -195,8 +196,8 @@ final class OutboxBatch {
 		jdbc.sql(this.markRejected)
 			.param("attempts", attempts)
 			.param("lastError", error.length() > MAX_ERROR_LENGTH ? error.substring(0, MAX_ERROR_LENGTH) : error)
-			.param("nextAttemptAt", Timestamp.from(now.plus(this.properties.backoff().after(attempts))))
-			.param("parkedAt", park ? Timestamp.from(now) : null)
+			.param("nextAttemptAt", SqlTime.epochSeconds(now.plus(this.properties.backoff().after(attempts))))
+			.param("parkedAt", park ? SqlTime.epochSeconds(now) : null)
 			.param("id", row.id())
 			.update();
 	}

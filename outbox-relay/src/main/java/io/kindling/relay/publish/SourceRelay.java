@@ -1,6 +1,5 @@
 package io.kindling.relay.publish;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,6 +7,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.source.OutboxSource;
 import org.slf4j.Logger;
@@ -67,7 +67,7 @@ final class SourceRelay {
 		this.probe = """
 				SELECT id FROM %s
 				WHERE published_at IS NULL AND parked_at IS NULL
-				  AND (next_attempt_at IS NULL OR next_attempt_at <= :now)
+				  AND (next_attempt_at IS NULL OR next_attempt_at <= FROM_UNIXTIME(:now))
 				LIMIT 1
 				""".formatted(source.table());
 	}
@@ -200,7 +200,7 @@ final class SourceRelay {
 			try {
 				pending = !this.source.jdbc()
 					.sql(this.probe)
-					.param("now", Timestamp.from(this.clock.instant()))
+					.param("now", SqlTime.epochSeconds(this.clock.instant()))
 					.query(Long.class)
 					.list()
 					.isEmpty();

@@ -1,10 +1,10 @@
 package io.kindling.relay.retention;
 
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.source.OutboxSource;
 import io.kindling.relay.source.OutboxSources;
@@ -60,23 +60,28 @@ public class RetentionCleanup {
 		// claim is about to read.
 		String oldest = """
 				SELECT id FROM %s
-				WHERE published_at < :cutoff
+				WHERE published_at < FROM_UNIXTIME(:cutoff)
 				ORDER BY published_at
 				LIMIT :limit
 				""".formatted(source.table());
-		String delete = "DELETE FROM %s WHERE id IN (:ids) AND published_at < :cutoff".formatted(source.table());
+		String delete = "DELETE FROM %s WHERE id IN (:ids) AND published_at < FROM_UNIXTIME(:cutoff)"
+			.formatted(source.table());
 		int batchSize = this.properties.cleanup().batchSize();
 		int total = 0;
 		List<Long> ids;
 		do {
 			ids = source.jdbc()
 				.sql(oldest)
-				.param("cutoff", Timestamp.from(cutoff))
+				.param("cutoff", SqlTime.epochSeconds(cutoff))
 				.param("limit", batchSize)
 				.query(Long.class)
 				.list();
 			if (!ids.isEmpty()) {
-				total += source.jdbc().sql(delete).param("ids", ids).param("cutoff", Timestamp.from(cutoff)).update();
+				total += source.jdbc()
+					.sql(delete)
+					.param("ids", ids)
+					.param("cutoff", SqlTime.epochSeconds(cutoff))
+					.update();
 			}
 		}
 		while (ids.size() == batchSize);

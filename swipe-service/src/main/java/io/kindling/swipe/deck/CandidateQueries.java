@@ -2,7 +2,6 @@ package io.kindling.swipe.deck;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Arrays;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.profile.Gender;
 import io.kindling.swipe.profile.Profile;
 
@@ -28,7 +28,7 @@ class CandidateQueries {
 	 * Desirability (Elo, 1000 to start) minus 10 points per day since last active, at
 	 * most 300: a good profile that went quiet sinks below active ones of similar appeal.
 	 */
-	private static final String SCORE = "desirability - LEAST(TIMESTAMPDIFF(HOUR, last_active_at, :now), 720) * 10 / 24";
+	private static final String SCORE = "desirability - LEAST(TIMESTAMPDIFF(HOUR, last_active_at, FROM_UNIXTIME(:now)), 720) * 10 / 24";
 
 	/** The radius Geohash.distanceKm uses, so SQL and Java agree on who is in range. */
 	private static final double EARTH_RADIUS_M = 6_371_008.8;
@@ -88,7 +88,7 @@ class CandidateQueries {
 			.param("viewerLon", viewer.lon())
 			.param("earthRadius", EARTH_RADIUS_M)
 			.param("viewerMaxDistanceKm", viewer.maxDistanceKm())
-			.param("now", Timestamp.from(now))
+			.param("now", SqlTime.epochSeconds(now))
 			.param("limit", limit)
 			.query((rs, row) -> rs.getLong("user_id"))
 			.list();
@@ -100,7 +100,7 @@ class CandidateQueries {
 		}
 		return this.jdbc.sql("SELECT " + COLUMNS + " FROM profiles WHERE user_id IN (:userIds)")
 			.param("userIds", userIds)
-			.param("now", Timestamp.from(now))
+			.param("now", SqlTime.epochSeconds(now))
 			.query(CandidateQueries::candidate)
 			.list();
 	}

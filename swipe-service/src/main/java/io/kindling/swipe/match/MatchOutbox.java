@@ -7,6 +7,7 @@ import java.util.UUID;
 
 import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
+import io.kindling.outbox.SqlTime;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -67,7 +68,7 @@ class MatchOutbox {
 			.param("eventKey", key)
 			.param("keyHash", OutboxWriter.keyHash(key))
 			.param("payload", payload)
-			.param("createdAt", OutboxWriter.epochSeconds(now))
+			.param("createdAt", SqlTime.epochSeconds(now))
 			.param("matchId", matchId)
 			.update();
 		// The relay publishes the event right after commit instead of at its next poll.

@@ -3,6 +3,8 @@ package io.kindling.swipe.match;
 import java.sql.Timestamp;
 import java.time.Instant;
 
+import io.kindling.outbox.SqlTime;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -35,9 +37,9 @@ public class MatchStore {
 		long high = Math.max(userA, userB);
 		this.jdbc.sql("""
 				INSERT INTO matches (user_id_1, user_id_2, matched_at)
-				VALUES (:low, :high, :now)
+				VALUES (:low, :high, FROM_UNIXTIME(:now))
 				ON DUPLICATE KEY UPDATE matched_at = matched_at
-				""").param("low", low).param("high", high).param("now", Timestamp.from(now)).update();
+				""").param("low", low).param("high", high).param("now", SqlTime.epochSeconds(now)).update();
 		MatchRef match = this.jdbc.sql("""
 				SELECT match_id, user_id_1, user_id_2, matched_at
 				FROM matches

@@ -8,6 +8,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.List;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.web.ProblemException;
 import org.jspecify.annotations.Nullable;
 
@@ -48,18 +49,18 @@ class Matches {
 		List<MatchView> rows = this.jdbc.sql("""
 				(SELECT match_id, user_id_2 AS other_user_id, matched_at FROM matches
 				 WHERE user_id_1 = :userId AND removed_at IS NULL
-				   AND (matched_at < :at OR (matched_at = :at AND match_id < :matchId))
+				   AND (matched_at < FROM_UNIXTIME(:at) OR (matched_at = FROM_UNIXTIME(:at) AND match_id < :matchId))
 				 ORDER BY matched_at DESC, match_id DESC LIMIT :fetch)
 				UNION ALL
 				(SELECT match_id, user_id_1 AS other_user_id, matched_at FROM matches
 				 WHERE user_id_2 = :userId AND removed_at IS NULL
-				   AND (matched_at < :at OR (matched_at = :at AND match_id < :matchId))
+				   AND (matched_at < FROM_UNIXTIME(:at) OR (matched_at = FROM_UNIXTIME(:at) AND match_id < :matchId))
 				 ORDER BY matched_at DESC, match_id DESC LIMIT :fetch)
 				ORDER BY matched_at DESC, match_id DESC
 				LIMIT :fetch
 				""")
 			.param("userId", userId)
-			.param("at", Timestamp.from(after.matchedAt()))
+			.param("at", SqlTime.epochSeconds(after.matchedAt()))
 			.param("matchId", after.matchId())
 			.param("fetch", limit + 1)
 			.query((rs, row) -> new MatchView(rs.getLong("match_id"), rs.getLong("other_user_id"),
@@ -100,9 +101,13 @@ class Matches {
 			}
 			Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 			this.jdbc.sql("""
-					UPDATE matches SET removed_at = :now, removed_by = :userId
+					UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :userId
 					WHERE match_id = :matchId AND removed_at IS NULL
-					""").param("now", Timestamp.from(now)).param("userId", userId).param("matchId", matchId).update();
+					""")
+				.param("now", SqlTime.epochSeconds(now))
+				.param("userId", userId)
+				.param("matchId", matchId)
+				.update();
 			this.outbox.matchRemoved(match.match(), now, userId);
 		});
 	}
@@ -122,7 +127,11 @@ class Matches {
 	/** An opaque position: base64url of "epochMicros:matchId". */
 	record Cursor(Instant matchedAt, long matchId) {
 
-		static final Cursor FIRST = new Cursor(Instant.parse("9999-12-31T00:00:00Z"), Long.MAX_VALUE);
+		/**
+		 * Before every match: the last instant a {@code TIMESTAMP} holds (FROM_UNIXTIME
+		 * is NULL past it).
+		 */
+		static final Cursor FIRST = new Cursor(Instant.parse("2038-01-19T03:14:07.999999Z"), Long.MAX_VALUE);
 
 		static Cursor parse(String cursor) {
 			try {

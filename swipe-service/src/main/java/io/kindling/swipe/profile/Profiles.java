@@ -1,7 +1,6 @@
 package io.kindling.swipe.profile;
 
 import java.sql.Date;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -10,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.geo.Geohash;
 import io.kindling.swipe.profile.ProfileController.ProfileCard;
 import io.kindling.swipe.profile.ProfileController.ProfileRequest;
@@ -54,7 +54,7 @@ class Profiles {
 				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
 				                      age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
 				VALUES (:userId, :displayName, :gender, :interestedIn, :birthDate, :lat, :lon, :geohash,
-				        :ageMin, :ageMax, :maxDistanceKm, :now, :now, :now)
+				        :ageMin, :ageMax, :maxDistanceKm, FROM_UNIXTIME(:now), FROM_UNIXTIME(:now), FROM_UNIXTIME(:now))
 				ON DUPLICATE KEY UPDATE display_name = VALUES(display_name), gender = VALUES(gender),
 				    interested_in = VALUES(interested_in), birth_date = VALUES(birth_date), lat = VALUES(lat),
 				    lon = VALUES(lon), geohash = VALUES(geohash), age_min = VALUES(age_min), age_max = VALUES(age_max),
@@ -77,7 +77,7 @@ class Profiles {
 			.param("ageMin", ageMin)
 			.param("ageMax", ageMax)
 			.param("maxDistanceKm", Objects.requireNonNull(request.maxDistanceKm()))
-			.param("now", Timestamp.from(now))
+			.param("now", SqlTime.epochSeconds(now))
 			.update();
 		return this.directory.find(userId).orElseThrow();
 	}

@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 
+import io.kindling.outbox.SqlTime;
+
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -35,16 +37,17 @@ class SwipeHistory {
 	 * by, counted up to {@code limit} at most (that is all a limit check needs).
 	 */
 	int countSince(long userId, Action action, Instant dayStart, int limit) {
-		return this.jdbc.sql("""
-				SELECT COUNT(*) FROM (
-				  SELECT 1 FROM swipe_history
-				  WHERE user_id = :userId AND action = :action AND created_at >= :dayStart AND undone_at IS NULL
-				  LIMIT :limit
-				) today
-				""")
+		return this.jdbc
+			.sql("""
+					SELECT COUNT(*) FROM (
+					  SELECT 1 FROM swipe_history
+					  WHERE user_id = :userId AND action = :action AND created_at >= FROM_UNIXTIME(:dayStart) AND undone_at IS NULL
+					  LIMIT :limit
+					) today
+					""")
 			.param("userId", userId)
 			.param("action", action.name())
-			.param("dayStart", Timestamp.from(dayStart))
+			.param("dayStart", SqlTime.epochSeconds(dayStart))
 			.param("limit", limit)
 			.query(Integer.class)
 			.single();
@@ -71,7 +74,7 @@ class SwipeHistory {
 		int affected = this.jdbc.sql("""
 				INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action,
 				                           response_status, created_at)
-				VALUES (:requestId, :requestHash, :userId, :targetUserId, :action, :initialStatus, :now)
+				VALUES (:requestId, :requestHash, :userId, :targetUserId, :action, :initialStatus, FROM_UNIXTIME(:now))
 				ON DUPLICATE KEY UPDATE replay_count = replay_count + 1
 				""")
 			.param("requestId", requestId)
@@ -80,7 +83,7 @@ class SwipeHistory {
 			.param("targetUserId", targetUserId)
 			.param("action", action.name())
 			.param("initialStatus", action.isLike() ? null : SwipeRow.NOT_MATCHED, java.sql.Types.TINYINT)
-			.param("now", Timestamp.from(now))
+			.param("now", SqlTime.epochSeconds(now))
 			.update(swipeId, "swipe_id");
 		if (affected != 1) {
 			return OptionalLong.empty();
@@ -152,11 +155,11 @@ class SwipeHistory {
 	void finishWithMatch(long userId, String requestId, long matchId, Instant matchedAt) {
 		this.jdbc.sql("""
 				UPDATE swipe_history
-				SET response_status = 1, match_id = :matchId, matched_at = :matchedAt
+				SET response_status = 1, match_id = :matchId, matched_at = FROM_UNIXTIME(:matchedAt)
 				WHERE user_id = :userId AND request_id = :requestId AND response_status IS NULL
 				""")
 			.param("matchId", matchId)
-			.param("matchedAt", Timestamp.from(matchedAt))
+			.param("matchedAt", SqlTime.epochSeconds(matchedAt))
 			.param("userId", userId)
 			.param("requestId", requestId)
 			.update();
@@ -182,8 +185,9 @@ class SwipeHistory {
 	}
 
 	void undo(long swipeId, Instant now) {
-		this.jdbc.sql("UPDATE swipe_history SET undone_at = :now WHERE swipe_id = :swipeId AND undone_at IS NULL")
-			.param("now", Timestamp.from(now))
+		this.jdbc.sql(
+				"UPDATE swipe_history SET undone_at = FROM_UNIXTIME(:now) WHERE swipe_id = :swipeId AND undone_at IS NULL")
+			.param("now", SqlTime.epochSeconds(now))
 			.param("swipeId", swipeId)
 			.update();
 	}
@@ -196,10 +200,14 @@ class SwipeHistory {
 		return this.jdbc.sql("SELECT " + COLUMNS + """
 
 				FROM swipe_history
-				WHERE response_status IS NULL AND created_at < :cutoff
+				WHERE response_status IS NULL AND created_at < FROM_UNIXTIME(:cutoff)
 				ORDER BY response_status, created_at
 				LIMIT :limit
-				""").param("cutoff", Timestamp.from(cutoff)).param("limit", limit).query(SwipeHistory::row).list();
+				""")
+			.param("cutoff", SqlTime.epochSeconds(cutoff))
+			.param("limit", limit)
+			.query(SwipeHistory::row)
+			.list();
 	}
 
 	private static SwipeRow row(ResultSet rs, int row) throws SQLException {

@@ -59,6 +59,8 @@ class SwipeFlowIT extends SwipeTestBase {
 			.singleRow();
 		assertThat(((Number) benRow.get("response_status")).intValue()).isEqualTo(1);
 		assertThat(benRow.get("match_id")).isEqualTo(matchId);
+		assertThat(((Timestamp) benRow.get("matched_at")).toInstant()).isEqualTo(matchedAt);
+		assertThat(((Timestamp) match.get("matched_at")).toInstant()).isEqualTo(matchedAt);
 
 		Map<String, Object> outbox = this.jdbc.sql("SELECT * FROM match_outbox WHERE match_id = :id")
 			.param("id", matchId)
@@ -74,10 +76,12 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertThat(payload.get("user_ids").get(0).asLong()).isEqualTo(Math.min(ana, ben));
 		assertThat(payload.get("user_ids").get(1).asLong()).isEqualTo(Math.max(ana, ben));
 		assertThat(Instant.parse(payload.get("matched_at").asString())).isEqualTo(matchedAt);
-		// created_at is the event's time to the microsecond: the relay's latency starts
-		// there
-		assertThat(((Timestamp) outbox.get("created_at")).toInstant())
-			.isEqualTo(Instant.parse(payload.get("occurred_at").asString()).truncatedTo(ChronoUnit.MICROS));
+		// every time keeps its microseconds (MariaDB 10.x would get whole seconds from a
+		// bound Timestamp): the match is as old as its event, and the outbox row's
+		// created_at, where the relay's latency starts, is that time too
+		Instant occurredAt = Instant.parse(payload.get("occurred_at").asString()).truncatedTo(ChronoUnit.MICROS);
+		assertThat(matchedAt).isEqualTo(occurredAt);
+		assertThat(((Timestamp) outbox.get("created_at")).toInstant()).isEqualTo(occurredAt);
 	}
 
 	@Test

@@ -1,0 +1,30 @@
+package io.kindling.outbox;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Times bound into SQL with their microseconds, on MariaDB as on MySQL. A bound
+ * {@code Timestamp}, {@code Instant} or {@code LocalDateTime} loses its fraction on
+ * MariaDB 10.x: Connector/J reads the handshake's "5.5.5-" prefix as the server's version
+ * and, below MySQL 5.6.4, sends whole seconds. Every time the services write or compare
+ * is therefore bound as {@code FROM_UNIXTIME(:param)} with {@link #epochSeconds}, which
+ * converts in the session's own zone both ways (a {@code TIMESTAMP} column stores the
+ * same instant whatever that zone is). Reading needs nothing: {@code getTimestamp} keeps
+ * the fraction the server sends.
+ */
+public final class SqlTime {
+
+	private SqlTime() {
+	}
+
+	/**
+	 * The time as seconds since the epoch to the microsecond, for {@code FROM_UNIXTIME}.
+	 */
+	public static BigDecimal epochSeconds(Instant time) {
+		return new BigDecimal(BigInteger.valueOf(ChronoUnit.MICROS.between(Instant.EPOCH, time)), 6);
+	}
+
+}
