@@ -10,10 +10,10 @@ import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import io.kindling.matching.queue.EnqueueScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,7 +58,7 @@ class MatchingIT {
 	FormRoomScript formRoom;
 
 	@Autowired
-	EnqueueScript enqueue;
+	RestoreRoomScript restoreRoom;
 
 	@Autowired
 	RoomFormer former;
@@ -450,25 +450,36 @@ class MatchingIT {
 	}
 
 	@Test
-	void aJoinerPutInARoomByAnotherFormerBeforeItsOwnTryLearnsItLeftTheQueue() {
+	void aJoinQueuesAndTriesInOneScriptThatFormsTheRoomOfTheOldest() {
 		MatchQueue queue = new MatchQueue(1, 2);
 		String a = this.api.session();
 		String b = this.api.session();
-		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(202);
-		// b's join has enqueued it...
-		assertThat(this.enqueue.enqueue(b, queue, this.clock.instant())).isTrue();
-		// ...when the sweeper or another instance forms the room
-		assertThat(this.former.tryForm(queue)).isPresent();
-		RoomFormer.Attempt late = this.former.tryForm(queue, b);
-		assertThat(late.formed()).isEmpty();
-		assertThat(late.callerQueued()).isFalse();
-		assertThat(this.api.status(b).field("status")).isEqualTo("matched");
-
 		String c = this.api.session();
-		assertThat(this.enqueue.enqueue(c, queue, this.clock.instant())).isTrue();
-		RoomFormer.Attempt alone = this.former.tryForm(queue, c);
-		assertThat(alone.formed()).isEmpty();
-		assertThat(alone.callerQueued()).isTrue();
+		Instant now = this.clock.instant();
+		assertThat(this.formRoom.join(a, queue, UUID.randomUUID().toString(), now))
+			.hasValueSatisfying((queued) -> assertThat(queued.room()).isEmpty());
+		FormRoomScript.Result popped = this.formRoom.join(b, queue, UUID.randomUUID().toString(), now).orElseThrow();
+		assertThat(popped.room())
+			.hasValueSatisfying((room) -> assertThat(room.tokens()).containsExactlyInAnyOrder(a, b));
+		// the conversation could not be written: both go back to their places
+		assertThat(this.restoreRoom.restore(popped.room().get())).isEqualTo(2);
+		// whoever is waiting is refused, in this queue or another, and nothing changes
+		assertThat(this.former.join(a, queue, now).joined()).isFalse();
+		assertThat(this.former.join(a, new MatchQueue(2, 3), now).joined()).isFalse();
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
+
+		// before anyone polls, c joins: its own call forms the room of the two who waited
+		// longest and leaves c queued (no former can pop c between its enqueue and its
+		// try)
+		RoomFormer.Attempt joined = this.former.join(c, queue, now.plusMillis(5));
+		assertThat(joined.joined()).isTrue();
+		assertThat(joined.formed())
+			.hasValueSatisfying((room) -> assertThat(room.tokens()).containsExactlyInAnyOrder(a, b));
+		assertThat(this.api.status(a).field("status")).isEqualTo("matched");
+		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
+		// and whoever is in a room is refused
+		assertThat(this.former.join(b, queue, now).joined()).isFalse();
+		assertThat(this.redis.opsForZSet().range(RedisKeys.queue(1, 2), 0, -1)).containsExactly(c);
 	}
 
 	@Test

@@ -31,13 +31,30 @@ public final class LuaScript<T> {
 	}
 
 	public static <T> LuaScript<T> load(String name, Class<T> resultType) {
-		ClassPathResource resource = new ClassPathResource("scripts/" + name + ".lua");
+		return new LuaScript<>(name, new DefaultRedisScript<>(source(name), resultType));
+	}
+
+	/**
+	 * One script made of several files run in order, as one atomic call: the first files
+	 * are preludes that either return early or fall through into the next.
+	 * @param name what the script is called in logs and metrics
+	 * @param files the file names under {@code scripts/}, without {@code .lua}
+	 */
+	public static <T> LuaScript<T> chain(String name, Class<T> resultType, String... files) {
+		StringBuilder source = new StringBuilder();
+		for (String file : files) {
+			source.append(source(file)).append('\n');
+		}
+		return new LuaScript<>(name, new DefaultRedisScript<>(source.toString(), resultType));
+	}
+
+	private static String source(String file) {
+		ClassPathResource resource = new ClassPathResource("scripts/" + file + ".lua");
 		try {
-			String source = resource.getContentAsString(StandardCharsets.UTF_8);
-			return new LuaScript<>(name, new DefaultRedisScript<>(source, resultType));
+			return resource.getContentAsString(StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException("no Lua script at classpath:scripts/" + name + ".lua", ex);
+			throw new UncheckedIOException("no Lua script at classpath:scripts/" + file + ".lua", ex);
 		}
 	}
 

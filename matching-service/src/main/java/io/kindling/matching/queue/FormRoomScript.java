@@ -11,7 +11,10 @@ import io.kindling.redis.LuaScript;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/** {@code scripts/form_room.lua}: drops timed-out entries and pops at most one room. */
+/**
+ * {@code scripts/form_room.lua}: drops timed-out entries and pops at most one room; and
+ * the join, {@code scripts/enqueue.lua} followed by the same forming in one script.
+ */
 @Component
 public class FormRoomScript {
 
@@ -20,7 +23,9 @@ public class FormRoomScript {
 	 */
 	private static final int MOST_DROPPED_PER_CALL = 500;
 
-	private final LuaScript<List> script = LuaScript.load("form_room", List.class);
+	private final LuaScript<List> form = LuaScript.load("form_room", List.class);
+
+	private final LuaScript<List> join = LuaScript.chain("join", List.class, "enqueue", "form_room");
 
 	private final StringRedisTemplate redis;
 
@@ -32,36 +37,52 @@ public class FormRoomScript {
 	}
 
 	public Result form(MatchQueue queue, String roomId, Instant now) {
-		return form(queue, roomId, now, "");
+		return result(
+				this.form.run(this.redis, List.of(queue.key(), RedisKeys.ACTIVE_QUEUES), args(queue, roomId, now)),
+				queue, roomId, now);
 	}
 
 	/**
-	 * @param caller the token of whoever just joined this queue, to learn whether it is
-	 * still queued after this call ({@link Result#callerQueued()})
+	 * Puts the token in the queue and tries to form a room, in one atomic call: nobody
+	 * else can pop the token between the two. The room formed, if any, holds the oldest
+	 * in the queue, which may or may not include the token.
+	 * @return empty when the token is already waiting somewhere or in a room
 	 */
-	public Result form(MatchQueue queue, String roomId, Instant now, String caller) {
+	public Optional<Result> join(String token, MatchQueue queue, String roomId, Instant now) {
+		List<String> args = new ArrayList<>(List.of(args(queue, roomId, now)));
+		args.add(token);
+		List<?> result = this.join.run(this.redis,
+				List.of(queue.key(), RedisKeys.ACTIVE_QUEUES, RedisKeys.waiting(token), RedisKeys.room(token)),
+				args.toArray(String[]::new));
+		if (number(result.get(0)) < 0) {
+			return Optional.empty();
+		}
+		return Optional.of(result(result, queue, roomId, now));
+	}
+
+	private String[] args(MatchQueue queue, String roomId, Instant now) {
 		long nowMillis = now.toEpochMilli();
-		List<?> result = this.script.run(this.redis, List.of(queue.key(), RedisKeys.ACTIVE_QUEUES), RedisKeys.PREFIX,
-				String.valueOf(queue.size()), String.valueOf(queue.topicId()), String.valueOf(nowMillis),
-				String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
+		return new String[] { RedisKeys.PREFIX, String.valueOf(queue.size()), String.valueOf(queue.topicId()),
+				String.valueOf(nowMillis), String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
 				String.valueOf(nowMillis - this.properties.fallbackAfter().toMillis()), roomId,
-				String.valueOf(this.properties.roomPendingTtl().toMillis()), String.valueOf(MOST_DROPPED_PER_CALL),
-				caller);
+				String.valueOf(this.properties.roomPendingTtl().toMillis()), String.valueOf(MOST_DROPPED_PER_CALL) };
+	}
+
+	private static Result result(List<?> result, MatchQueue queue, String roomId, Instant now) {
 		int timedOut = number(result.get(0));
 		int roomSize = number(result.get(1));
 		int stillWaiting = number(result.get(2));
-		boolean callerQueued = number(result.get(4)) == 1;
 		if (roomSize == 0) {
-			return new Result(timedOut, stillWaiting, Optional.empty(), callerQueued);
+			return new Result(timedOut, stillWaiting, Optional.empty());
 		}
 		boolean fallback = number(result.get(3)) == 1;
 		List<PoppedRoom.Participant> participants = new ArrayList<>(roomSize);
-		for (int i = 5; i + 1 < result.size(); i += 2) {
+		for (int i = 4; i + 1 < result.size(); i += 2) {
 			participants.add(new PoppedRoom.Participant(String.valueOf(result.get(i)),
 					Instant.ofEpochMilli((long) Double.parseDouble(String.valueOf(result.get(i + 1))))));
 		}
 		return new Result(timedOut, stillWaiting,
-				Optional.of(new PoppedRoom(roomId, queue, fallback, now, List.copyOf(participants))), callerQueued);
+				Optional.of(new PoppedRoom(roomId, queue, fallback, now, List.copyOf(participants))));
 	}
 
 	private static int number(Object value) {
@@ -72,10 +93,8 @@ public class FormRoomScript {
 	 * @param timedOut how many were dropped for waiting past the timeout
 	 * @param stillWaiting how many are left in the queue
 	 * @param room the room popped, if one formed
-	 * @param callerQueued whether the caller named in the call is still in the queue
-	 * after it (true when none was named)
 	 */
-	public record Result(int timedOut, int stillWaiting, Optional<PoppedRoom> room, boolean callerQueued) {
+	public record Result(int timedOut, int stillWaiting, Optional<PoppedRoom> room) {
 
 	}
 

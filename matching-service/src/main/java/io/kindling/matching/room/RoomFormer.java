@@ -1,6 +1,7 @@
 package io.kindling.matching.room;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -58,28 +59,38 @@ public class RoomFormer {
 	 * @return the room, when one formed and its conversation was written
 	 */
 	public Optional<RoomFormed> tryForm(MatchQueue queue) {
-		return tryForm(queue, "").formed();
+		String roomId = UUID.randomUUID().toString();
+		return written(queue, this.formRoom.form(queue, roomId, this.clock.instant()));
 	}
 
 	/**
-	 * What one try at forming a room did, for a caller who just joined the queue.
+	 * What a join did.
 	 *
-	 * @param formed the room formed by this try, if any
-	 * @param callerQueued false when the caller left the queue for a room that another
-	 * instance, the sweeper or a poll formed since the join
+	 * @param joined false when the token was already waiting somewhere or in a room
+	 * @param formed the room the join formed, if any: it holds the oldest in the queue,
+	 * which may or may not include the joiner
 	 */
-	public record Attempt(Optional<RoomFormed> formed, boolean callerQueued) {
+	public record Attempt(boolean joined, Optional<RoomFormed> formed) {
 
 	}
 
-	/** Forms at most one room from the queue the caller just joined. */
-	public Attempt tryForm(MatchQueue queue, String caller) {
-		FormRoomScript.Result result = this.formRoom.form(queue, UUID.randomUUID().toString(), this.clock.instant(),
-				caller);
+	/**
+	 * Puts the token in the queue and tries to form a room, the two as one Redis call.
+	 * @param now when the token began to wait
+	 */
+	public Attempt join(String token, MatchQueue queue, Instant now) {
+		String roomId = UUID.randomUUID().toString();
+		return this.formRoom.join(token, queue, roomId, now)
+			.map((result) -> new Attempt(true, written(queue, result)))
+			.orElseGet(() -> new Attempt(false, Optional.empty()));
+	}
+
+	/** Writes the conversation of the room a script popped, if it popped one. */
+	private Optional<RoomFormed> written(MatchQueue queue, FormRoomScript.Result result) {
 		this.metrics.timedOut(queue, result.timedOut());
 		this.metrics.waiting(queue, result.stillWaiting());
 		if (result.room().isEmpty()) {
-			return new Attempt(Optional.empty(), result.callerQueued());
+			return Optional.empty();
 		}
 		PoppedRoom room = result.room().get();
 		long conversationId;
@@ -95,15 +106,14 @@ public class RoomFormer {
 			log.warn(
 					"Could not write the conversation of room {} (topic {}, size {}); {} participant(s) back in the queue",
 					room.roomId(), queue.topicId(), queue.size(), restored, ex);
-			// whoever was restored is queued again
-			return new Attempt(Optional.empty(), true);
+			return Optional.empty();
 		}
 		List<String> stillInRoom = this.confirmRoom.confirm(room, conversationId);
 		this.metrics.formed(room);
 		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
 				room.formedAt(), stillInRoom);
 		this.events.publishEvent(formed);
-		return new Attempt(Optional.of(formed), result.callerQueued());
+		return Optional.of(formed);
 	}
 
 	/** Forms rooms from the queue until none forms, at most {@code limit}. */

@@ -513,7 +513,7 @@ public final class RoomsBench {
 			long start = System.nanoTime();
 			Object result = jedis.evalsha(sha, List.of(queue, prefix + "queues"),
 					List.of(prefix, "2", "1", String.valueOf(clock), String.valueOf(clock - 300_000),
-							String.valueOf(clock - 60_000), "room-" + call, "30000", "500", ""));
+							String.valueOf(clock - 60_000), "room-" + call, "30000", "500"));
 			long micros = (System.nanoTime() - start) / 1_000;
 			if (call >= 0) {
 				latency.recordValue(Math.max(1, micros));
