@@ -52,8 +52,8 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * starts its own Redis, MariaDB and two matching-service jars on free ports, then
  * measures, in one run:
  * <ol>
- * <li>join→matched throughput across the two instances (a pair's first join on A, the
- * join that completes the room on B, then both leave), beside a no-op endpoint
+ * <li>join→matched throughput across the two instances (a pair's first join on one, the
+ * join that completes the room on the other, then both leave), beside a no-op endpoint
  * ({@code /actuator/health/liveness}) on the same instances;</li>
  * <li>push latency at 200 joins/s: from sending the join that completes a room on A to
  * the {@code matched} event on the other participant's stream on B; beside it the seed's
@@ -178,7 +178,7 @@ public final class RoomsBench {
 			System.out.printf(format, "measurement", "value", "baseline", "ratio (target)");
 			System.out.printf(format, "---", "---:", "---:", "---");
 			double requestRatio = rooms.requestsPerSecond() / noOp.requestsPerSecond();
-			System.out.printf(format, "join→matched: rooms/s (A join, B join forms, both leave)",
+			System.out.printf(format, "join→matched: rooms/s (join on one, forming join on the other)",
 					String.format("%,.0f rooms/s", rooms.roomsPerSecond()),
 					String.format("%,.0f req/s no-op", noOp.requestsPerSecond()), "");
 			System.out.printf(format, "join→matched: its requests/s vs the no-op's",
@@ -282,7 +282,10 @@ public final class RoomsBench {
 
 	/**
 	 * Closed loop of rooms: each worker has two sessions and its own topic; the first
-	 * joins on A and waits, the second's join on B forms the room (200); then both leave.
+	 * joins on one instance and waits, the second's join on the other forms the room
+	 * (200); then both leave. Even workers join first on A, odd ones on B, so both
+	 * instances form rooms: the warm-up compiles the forming path on both, which the push
+	 * phase then needs on A.
 	 */
 	static Throughput rooms(Http a, Http b, int clients, int seconds) throws InterruptedException {
 		String[][] sessions = new String[clients][2];
@@ -293,13 +296,15 @@ public final class RoomsBench {
 		return closedLoop(clients, seconds, (worker, latency) -> {
 			String first = sessions[worker][0];
 			String second = sessions[worker][1];
+			Http waitsOn = (worker % 2 == 0) ? a : b;
+			Http formsOn = (worker % 2 == 0) ? b : a;
 			String body = "{\"topic_id\":" + (FIRST_TOPIC + worker % TOPICS) + ",\"size\":2}";
-			Response waiting = a.send("POST", "/api/matching", first, body);
+			Response waiting = waitsOn.send("POST", "/api/matching", first, body);
 			long start = System.nanoTime();
-			Response matched = b.send("POST", "/api/matching", second, body);
+			Response matched = formsOn.send("POST", "/api/matching", second, body);
 			latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
-			a.send("DELETE", "/api/matching", first, null);
-			b.send("DELETE", "/api/matching", second, null);
+			waitsOn.send("DELETE", "/api/matching", first, null);
+			formsOn.send("DELETE", "/api/matching", second, null);
 			boolean ok = waiting.status() == 202 && matched.status() == 200;
 			if (!ok) {
 				FAILED_ROOMS.computeIfAbsent(waiting.status() + " then " + matched.status(), (key) -> new AtomicLong())
