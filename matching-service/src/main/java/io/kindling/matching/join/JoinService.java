@@ -1,6 +1,5 @@
 package io.kindling.matching.join;
 
-import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
 
@@ -33,17 +32,14 @@ public class JoinService {
 
 	private final RoomFormer former;
 
-	private final Clock clock;
-
 	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, LeaveScript leave,
-			ReadStateScript readState, RoomFormer former, Clock clock) {
+			ReadStateScript readState, RoomFormer former) {
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
 		this.topics = topics;
 		this.leave = leave;
 		this.readState = readState;
 		this.former = former;
-		this.clock = clock;
 	}
 
 	/**
@@ -58,7 +54,7 @@ public class JoinService {
 		if (!this.topics.isActive(queue.topicId())) {
 			throw new JoinRefused.TopicUnavailable(queue.topicId());
 		}
-		Instant now = this.clock.instant();
+		Instant now = this.former.now();
 		RoomFormer.Attempt attempt = this.former.join(session.token(), queue, now);
 		if (!attempt.joined()) {
 			throw new JoinRefused.AlreadyJoined();

@@ -2,6 +2,7 @@ package io.kindling.matching.room;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
@@ -60,7 +61,7 @@ public class RoomFormer {
 	 */
 	public Optional<RoomFormed> tryForm(MatchQueue queue) {
 		String roomId = UUID.randomUUID().toString();
-		return written(queue, this.formRoom.form(queue, roomId, this.clock.instant()));
+		return written(queue, this.formRoom.form(queue, roomId, now()));
 	}
 
 	/**
@@ -114,6 +115,15 @@ public class RoomFormer {
 				room.formedAt(), stillInRoom);
 		this.events.publishEvent(formed);
 		return Optional.of(formed);
+	}
+
+	/**
+	 * Now to the millisecond, as the room keys in Redis hold it: the {@code matched_at} a
+	 * caller hears from its join, a poll or the push, and the conversation's
+	 * {@code formed_at}, are one time.
+	 */
+	public Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
 	}
 
 	/** Forms rooms from the queue until none forms, at most {@code limit}. */
