@@ -107,7 +107,7 @@ class SecurityConfiguration {
 		response.setCharacterEncoding("UTF-8");
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.getWriter()
-			.write("{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,"
+			.write("{\"type\":\"https://kindling.io/problems/unauthorized\",\"title\":\"Unauthorized\",\"status\":401,"
 					+ "\"detail\":\"A valid bearer token (HS256 JWT with sub and exp) is required.\"}");
 	}
 

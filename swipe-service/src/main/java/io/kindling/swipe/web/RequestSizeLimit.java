@@ -28,7 +28,7 @@ class RequestSizeLimit extends OncePerRequestFilter {
 			response.setCharacterEncoding("UTF-8");
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.getWriter()
-				.write("{\"type\":\"about:blank\",\"title\":\"Content Too Large\",\"status\":413,"
+				.write("{\"type\":\"https://kindling.io/problems/content-too-large\",\"title\":\"Content Too Large\",\"status\":413,"
 						+ "\"detail\":\"Request bodies are at most " + MAX_BODY_BYTES + " bytes.\"}");
 			return;
 		}
