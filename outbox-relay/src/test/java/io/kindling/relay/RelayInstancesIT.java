@@ -160,8 +160,12 @@ class RelayInstancesIT {
 			assertThat(arrived.get(key.getKey())).as("offsets of %s follow its commits", key.getKey())
 				.containsExactlyElementsOf(key.getValue());
 		}
-		assertThat(first.published("matches")).as("the first relay took part").isPositive();
-		assertThat(second.published("matches")).as("the second relay took part").isPositive();
+		System.out.println("published by the first relay " + first.published("matches") + ", by the second "
+				+ second.published("matches"));
+		// each claim takes a random half of a worker's block, so neither relay can hold
+		// every partition from one claim to the next
+		assertThat(first.published("matches")).as("the first relay's share").isGreaterThan(1_000);
+		assertThat(second.published("matches")).as("the second relay's share").isGreaterThan(1_000);
 	}
 
 	@Test

@@ -10,10 +10,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -45,7 +48,7 @@ final class OutboxBatch {
 
 	private static final String LOCK_PARTITIONS = """
 			SELECT partition_no FROM outbox_relay_partition
-			WHERE outbox_table = :table AND partition_no BETWEEN :first AND :last
+			WHERE outbox_table = :table AND partition_no IN (:partitions)
 			FOR UPDATE SKIP LOCKED
 			""";
 
@@ -62,6 +65,12 @@ final class OutboxBatch {
 	private final RelayProperties properties;
 
 	private final String markPublished;
+
+	/**
+	 * Where each block's next claim starts (by the block's first partition); each block
+	 * is one worker's.
+	 */
+	private final Map<Integer, Integer> nextStart = new ConcurrentHashMap<>();
 
 	private final String markRejected;
 
@@ -82,9 +91,22 @@ final class OutboxBatch {
 			.formatted(source.table());
 	}
 
+	/**
+	 * One claim in half of the block (see {@link PartitionBlock#halves}), or, when that
+	 * half has nothing to claim (no rows, or every partition held elsewhere), in the
+	 * other half: a result of nothing still means the whole block had nothing for this
+	 * worker.
+	 */
 	BatchResult run(PartitionBlock block) {
-		Outcome outcome = this.source.transactions().execute((status) -> publish(block));
-		if (outcome == null) {
+		int start = this.nextStart.computeIfAbsent(block.first(),
+				(first) -> ThreadLocalRandom.current().nextInt(block.size()));
+		this.nextStart.put(block.first(), (start + block.half()) % block.size());
+		List<List<Integer>> halves = block.halves(start);
+		Outcome outcome = publishIn(halves.get(0), block.partitions());
+		if (outcome == Outcome.NOTHING && !halves.get(1).isEmpty()) {
+			outcome = publishIn(halves.get(1), block.partitions());
+		}
+		if (outcome == Outcome.NOTHING) {
 			return BatchResult.NOTHING;
 		}
 		// Counted once committed: a rolled-back batch published nothing.
@@ -95,18 +117,22 @@ final class OutboxBatch {
 		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
 	}
 
-	private Outcome publish(PartitionBlock block) {
+	private Outcome publishIn(List<Integer> partitions, int allPartitions) {
+		Outcome outcome = this.source.transactions().execute((status) -> publish(partitions, allPartitions));
+		return (outcome != null) ? outcome : Outcome.NOTHING;
+	}
+
+	private Outcome publish(List<Integer> partitions, int allPartitions) {
 		JdbcClient jdbc = this.source.jdbc();
 		List<Integer> locked = jdbc.sql(LOCK_PARTITIONS)
 			.param("table", this.source.table())
-			.param("first", block.first())
-			.param("last", block.last())
+			.param("partitions", partitions)
 			.query(Integer.class)
 			.list();
 		if (locked.isEmpty()) {
 			return Outcome.NOTHING;
 		}
-		List<ClaimedRow> rows = claim(jdbc, PartitionBlock.hashRanges(locked, block.partitions()));
+		List<ClaimedRow> rows = claim(jdbc, PartitionBlock.hashRanges(locked, allPartitions));
 		if (rows.isEmpty()) {
 			return Outcome.NOTHING;
 		}

@@ -23,6 +23,38 @@ record PartitionBlock(int first, int last, int partitions) {
 		return blocks;
 	}
 
+	/** How many partitions the block has. */
+	int size() {
+		return this.last - this.first + 1;
+	}
+
+	/**
+	 * The block in two halves for one claim: the run of half its partitions from the
+	 * {@code start}-th (wrapping round the block), and the rest. A worker claims the
+	 * first half, and the second only when the first yields nothing; its next claim
+	 * starts where this half ended, so every partition is claimed at least every other
+	 * time. A worker of another relay owning the same block thus finds partitions free
+	 * while this one is busy: claiming the whole block each time let one busy relay hold
+	 * every partition from one claim to the next.
+	 * @return two lists of partition numbers; the second is empty for a block of one
+	 */
+	List<List<Integer>> halves(int start) {
+		int size = size();
+		int half = half();
+		List<Integer> claimFirst = new ArrayList<>(half);
+		List<Integer> rest = new ArrayList<>(size - half);
+		for (int i = 0; i < size; i++) {
+			int partition = this.first + (start + i) % size;
+			((i < half) ? claimFirst : rest).add(partition);
+		}
+		return List.of(claimFirst, rest);
+	}
+
+	/** The length of a claim's first half. */
+	int half() {
+		return Math.max(1, size() / 2);
+	}
+
 	static long lowestHash(int partition, int partitions) {
 		return partition * HASH_SPACE / partitions;
 	}

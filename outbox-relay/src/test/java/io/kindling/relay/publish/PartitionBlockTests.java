@@ -48,4 +48,19 @@ class PartitionBlockTests {
 		assertThat(ranges.get(1)).containsExactly(PartitionBlock.lowestHash(3, 16), PartitionBlock.highestHash(3, 16));
 	}
 
+	@Test
+	void aClaimTakesARunOfHalfTheBlockAndTheNextClaimTheOtherHalf() {
+		PartitionBlock block = new PartitionBlock(8, 15, 16);
+		assertThat(block.half()).isEqualTo(4);
+		assertThat(block.halves(0)).containsExactly(List.of(8, 9, 10, 11), List.of(12, 13, 14, 15));
+		// wrapping round the block
+		assertThat(block.halves(6)).containsExactly(List.of(14, 15, 8, 9), List.of(10, 11, 12, 13));
+		// where the next claim starts (start + half) the first half is the rest of this
+		// one
+		assertThat(block.halves(6 + block.half()).get(0)).containsExactlyElementsOf(block.halves(6).get(1));
+		PartitionBlock odd = new PartitionBlock(0, 2, 3);
+		assertThat(odd.halves(2)).containsExactly(List.of(2), List.of(0, 1));
+		assertThat(new PartitionBlock(3, 3, 16).halves(0)).containsExactly(List.of(3), List.of());
+	}
+
 }
