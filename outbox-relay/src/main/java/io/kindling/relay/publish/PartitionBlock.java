@@ -50,9 +50,12 @@ record PartitionBlock(int first, int last, int partitions) {
 		return List.of(claimFirst, rest);
 	}
 
-	/** The length of a claim's first half. */
+	/**
+	 * The length of a claim's first half, rounded up: two claims in a row, each starting
+	 * where the other ended, cover the whole block.
+	 */
 	int half() {
-		return Math.max(1, size() / 2);
+		return (size() + 1) / 2;
 	}
 
 	static long lowestHash(int partition, int partitions) {

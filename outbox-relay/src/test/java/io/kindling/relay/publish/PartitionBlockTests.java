@@ -59,7 +59,9 @@ class PartitionBlockTests {
 		// one
 		assertThat(block.halves(6 + block.half()).get(0)).containsExactlyElementsOf(block.halves(6).get(1));
 		PartitionBlock odd = new PartitionBlock(0, 2, 3);
-		assertThat(odd.halves(2)).containsExactly(List.of(2), List.of(0, 1));
+		assertThat(odd.half()).isEqualTo(2);
+		assertThat(odd.halves(2)).containsExactly(List.of(2, 0), List.of(1));
+		assertThat(odd.halves((2 + odd.half()) % 3).get(0)).contains(1);
 		assertThat(new PartitionBlock(3, 3, 16).halves(0)).containsExactly(List.of(3), List.of());
 	}
 
