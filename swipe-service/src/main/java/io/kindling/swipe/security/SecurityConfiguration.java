@@ -6,18 +6,21 @@ import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.servlet.http.HttpServletRequest;
+import io.kindling.swipe.web.Problems;
 import jakarta.servlet.http.HttpServletResponse;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.MediaType;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
 import org.springframework.security.core.AuthenticationException;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -41,7 +44,9 @@ class SecurityConfiguration {
 	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
 
 	@Bean
-	SecurityFilterChain apiSecurity(HttpSecurity http) throws Exception {
+	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json) throws Exception {
+		AuthenticationEntryPoint unauthorized = (request, response, failure) -> unauthorized(json, request, response,
+				failure);
 		// a stateless token API: no logout, no saved request to return to, no servlet
 		// login API; each would be one more filter on every call
 		return http.csrf((csrf) -> csrf.disable())
@@ -57,9 +62,9 @@ class SecurityConfiguration {
 				.permitAll()
 				.anyRequest()
 				.authenticated())
-			.oauth2ResourceServer((oauth2) -> oauth2.jwt(Customizer.withDefaults())
-				.authenticationEntryPoint(SecurityConfiguration::unauthorized))
-			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(SecurityConfiguration::unauthorized))
+			.oauth2ResourceServer(
+					(oauth2) -> oauth2.jwt(Customizer.withDefaults()).authenticationEntryPoint(unauthorized))
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(unauthorized))
 			.build();
 	}
 
@@ -101,14 +106,11 @@ class SecurityConfiguration {
 	 * 401 with the RFC 6750 {@code WWW-Authenticate} header and, like every other error
 	 * of the service, a problem detail body.
 	 */
-	private static void unauthorized(HttpServletRequest request, HttpServletResponse response,
+	private static void unauthorized(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException failure) throws IOException {
 		BEARER.commence(request, response, failure);
-		response.setCharacterEncoding("UTF-8");
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		response.getWriter()
-			.write("{\"type\":\"https://kindling.io/problems/unauthorized\",\"title\":\"Unauthorized\",\"status\":401,"
-					+ "\"detail\":\"A valid bearer token (HS256 JWT with sub and exp) is required.\"}");
+		Problems.write(response, json, Problems.of(HttpStatus.UNAUTHORIZED, "Unauthorized",
+				"A valid bearer token (HS256 JWT with sub and exp) is required."));
 	}
 
 	private static OAuth2TokenValidator<Jwt> expiryRequired() {

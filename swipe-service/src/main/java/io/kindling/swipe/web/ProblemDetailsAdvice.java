@@ -2,7 +2,6 @@ package io.kindling.swipe.web;
 
 import java.net.URI;
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 import jakarta.validation.ConstraintViolationException;
@@ -32,13 +31,11 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemDetailsAdvice.class);
 
-	private static final String TYPES = "https://kindling.io/problems/";
-
 	private static final URI BLANK = URI.create("about:blank");
 
 	@ExceptionHandler(ProblemException.class)
 	ResponseEntity<ProblemDetail> refused(ProblemException ex) {
-		ProblemDetail problem = problem(ex.status(), ex.title(), ex.detail());
+		ProblemDetail problem = Problems.of(ex.status(), ex.title(), ex.detail());
 		HttpHeaders headers = new HttpHeaders();
 		ex.headers().forEach(headers::set);
 		return ResponseEntity.status(ex.status()).headers(headers).body(problem);
@@ -46,13 +43,13 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler(IllegalArgumentException.class)
 	ResponseEntity<ProblemDetail> badInput(IllegalArgumentException ex) {
-		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Bad request", ex.getMessage());
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "Bad request", ex.getMessage());
 		return ResponseEntity.badRequest().body(problem);
 	}
 
 	@ExceptionHandler(ConstraintViolationException.class)
 	ResponseEntity<ProblemDetail> invalid(ConstraintViolationException ex) {
-		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Bad request", ex.getMessage());
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "Bad request", ex.getMessage());
 		return ResponseEntity.badRequest().body(problem);
 	}
 
@@ -63,7 +60,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	@Override
 	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-		ProblemDetail problem = problem(HttpStatus.BAD_REQUEST, "Unreadable request body",
+		ProblemDetail problem = Problems.of(HttpStatus.BAD_REQUEST, "Unreadable request body",
 				unreadable(ex.getMostSpecificCause()));
 		return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
 	}
@@ -88,7 +85,7 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler(RuntimeException.class)
 	ResponseEntity<ProblemDetail> failed(RuntimeException ex) {
 		log.error("request failed", ex);
-		ProblemDetail problem = problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+		ProblemDetail problem = Problems.of(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
 				"The request could not be completed; retrying with the same Idempotency-Key is safe.");
 		return ResponseEntity.internalServerError().body(problem);
 	}
@@ -101,23 +98,9 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 	protected ResponseEntity<Object> createResponseEntity(@Nullable Object body, HttpHeaders headers,
 			HttpStatusCode statusCode, WebRequest request) {
 		if (body instanceof ProblemDetail problem && (problem.getType() == null || BLANK.equals(problem.getType()))) {
-			problem.setType(URI.create(TYPES + "http-" + statusCode.value()));
+			problem.setType(Problems.type("http-" + statusCode.value()));
 		}
 		return super.createResponseEntity(body, headers, statusCode, request);
-	}
-
-	/**
-	 * A problem whose {@code type} (DESIGN.md: type, title, status, detail) is named
-	 * after its title: "Already swiped" is
-	 * {@code https://kindling.io/problems/already-swiped}. Without one, Jackson leaves
-	 * {@code type} out of the body altogether.
-	 */
-	static ProblemDetail problem(HttpStatus status, String title, @Nullable String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status, detail);
-		problem.setTitle(title);
-		String slug = title.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
-		problem.setType(URI.create(TYPES + slug));
-		return problem;
 	}
 
 }
