@@ -11,9 +11,11 @@ import java.time.temporal.ChronoUnit;
  * MariaDB 10.x: Connector/J reads the handshake's "5.5.5-" prefix as the server's version
  * and, below MySQL 5.6.4, sends whole seconds. Every time the services write or compare
  * is therefore bound as {@code FROM_UNIXTIME(:param)} with {@link #epochSeconds}, which
- * converts in the session's own zone both ways (a {@code TIMESTAMP} column stores the
- * same instant whatever that zone is). Reading needs nothing: {@code getTimestamp} keeps
- * the fraction the server sends.
+ * converts in the session's zone, as a {@code TIMESTAMP} column does. Reading with
+ * {@code getTimestamp} keeps the fraction the server sends, and is right only when the
+ * driver's {@code connectionTimeZone} is the session's zone: every pool here sets both to
+ * UTC ({@code connectionTimeZone=UTC}, {@code sessionVariables=time_zone='+00:00'}),
+ * which also leaves no daylight-saving hour for {@code FROM_UNIXTIME} to make ambiguous.
  */
 public final class SqlTime {
 

@@ -71,6 +71,10 @@ public final class OutboxSource implements AutoCloseable {
 		config.addDataSourceProperty("cachePrepStmts", "true");
 		config.addDataSourceProperty("prepStmtCacheSize", "64");
 		config.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
+		// Every connection in UTC, as the services' are: the driver reads parked_at and
+		// created_at as UTC, and the session's FROM_UNIXTIME has no daylight-saving hour.
+		config.addDataSourceProperty("connectionTimeZone", "UTC");
+		config.addDataSourceProperty("sessionVariables", "time_zone='+00:00'");
 		this.dataSource = new HikariDataSource(config);
 		this.jdbc = JdbcClient.create(this.dataSource);
 		// Read committed comes from the pool, set once per connection.
