@@ -17,6 +17,7 @@ import java.sql.PreparedStatement;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -27,6 +28,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -212,6 +214,12 @@ public final class RoomsBench {
 					"errors: no-op %d, rooms %d (statuses of the two joins: %s), push %d (missed %d); load average at the end %s%n",
 					noOp.errors(), rooms.errors(), new ConcurrentSkipListMap<>(FAILED_ROOMS), push.errors(),
 					push.missed(), BenchHost.loadAverage(" / "));
+			System.out.printf("pushes over %d ms (time into the measured phase): %s%n", SLOW_PUSH_MICROS / 1_000,
+					push.slow().isEmpty() ? "none" : String.join(", ", push.slow()));
+			System.out.printf(
+					"push in the unmeasured lead-in second: p50 / p99 / max %.1f / %.1f / %.1f ms (%,d rooms)%n",
+					ms(push.leadIn(), 50), ms(push.leadIn(), 99), push.leadIn().getMaxValue() / 1e3,
+					push.leadIn().getTotalCount());
 		}
 		finally {
 			stopAll(services, redis, mariaDb, work);
@@ -357,20 +365,28 @@ public final class RoomsBench {
 		return new Throughput(operations.get(), requests.get(), errors.get(), elapsed, latency);
 	}
 
-	record PushResult(Histogram pushed, Histogram polled, double joinsPerSecond, long errors, long missed) {
+	record PushResult(Histogram pushed, Histogram polled, double joinsPerSecond, long errors, long missed,
+			List<String> slow, Histogram leadIn) {
 
 	}
+
+	/** A push slower than this is listed with its time into the measured phase. */
+	private static final long SLOW_PUSH_MICROS = 20_000;
 
 	/**
 	 * 100 rooms/s (200 joins/s), open loop. Nine in ten rooms have a listener with an
 	 * event stream open on B; one in ten a client polling every second, whose phase is
-	 * random against the room's forming.
+	 * random against the room's forming. The first second runs at the same rate
+	 * unmeasured, with the client's threads started beforehand: the target is a latency
+	 * at a steady 200 joins/s, and the rate's first rooms also paid for the client's new
+	 * threads and connections.
 	 */
 	static PushResult push(Http a, Http b, int seconds) throws Exception {
 		int roomsPerSecond = 100;
+		int leadIn = roomsPerSecond;
 		int rooms = roomsPerSecond * seconds;
-		BlockingQueue<String> completers = new ArrayBlockingQueue<>(rooms + 10);
-		for (int i = 0; i < rooms + 10; i++) {
+		BlockingQueue<String> completers = new ArrayBlockingQueue<>(leadIn + rooms + 10);
+		for (int i = 0; i < leadIn + rooms + 10; i++) {
 			completers.add(a.session());
 		}
 		BlockingQueue<Listener> listeners = new ArrayBlockingQueue<>(192);
@@ -383,22 +399,27 @@ public final class RoomsBench {
 		}
 		Histogram pushed = new Histogram(60_000_000L, 3);
 		Histogram polled = new Histogram(60_000_000L, 3);
+		Histogram leadInPushed = new Histogram(60_000_000L, 3);
 		AtomicLong errors = new AtomicLong();
 		AtomicLong missed = new AtomicLong();
 		AtomicLong joins = new AtomicLong();
-		ExecutorService pool = Executors.newFixedThreadPool(256);
-		long started = System.nanoTime();
+		List<String> slow = Collections.synchronizedList(new ArrayList<>());
+		ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(256);
+		pool.prestartAllCoreThreads();
 		long periodNanos = 1_000_000_000L / roomsPerSecond;
-		for (int k = 0; k < rooms; k++) {
+		long started = System.nanoTime() + leadIn * periodNanos;
+		for (int k = -leadIn; k < rooms; k++) {
+			boolean measured = k >= 0;
 			long due = started + k * periodNanos;
 			long wait = due - System.nanoTime();
 			if (wait > 0) {
 				TimeUnit.NANOSECONDS.sleep(wait);
 			}
-			String topic = "{\"topic_id\":" + (FIRST_TOPIC + k % TOPICS) + ",\"size\":2}";
+			String topic = "{\"topic_id\":" + (FIRST_TOPIC + Math.floorMod(k, TOPICS)) + ",\"size\":2}";
 			String completer = completers.take();
-			if (k % 10 == 9) {
-				pool.execute(() -> polledRoom(a, b, topic, completer, polled, errors, joins));
+			if (Math.floorMod(k, 10) == 9) {
+				pool.execute(() -> polledRoom(a, b, topic, completer, measured ? polled : new Histogram(60_000_000L, 3),
+						errors, measured ? joins : new AtomicLong()));
 				continue;
 			}
 			pool.execute(() -> {
@@ -415,13 +436,20 @@ public final class RoomsBench {
 					}
 					long sent = System.nanoTime();
 					Response completing = a.send("POST", "/api/matching", completer, topic);
-					joins.addAndGet(2);
+					if (measured) {
+						joins.addAndGet(2);
+					}
 					if (completing.status() != 200) {
 						errors.incrementAndGet();
 					}
 					if (matched.await(5, TimeUnit.SECONDS)) {
-						synchronized (pushed) {
-							pushed.recordValue(Math.max(1, (listener.matchedAt() - sent) / 1_000));
+						long micros = Math.max(1, (listener.matchedAt() - sent) / 1_000);
+						Histogram into = measured ? pushed : leadInPushed;
+						synchronized (into) {
+							into.recordValue(micros);
+						}
+						if (measured && micros > SLOW_PUSH_MICROS) {
+							slow.add(String.format("%.1f ms at %.2f s", micros / 1e3, (sent - started) / 1e9));
 						}
 					}
 					else {
@@ -445,7 +473,8 @@ public final class RoomsBench {
 		double elapsed = (System.nanoTime() - started) / 1e9;
 		// the listeners' streams end when the services stop: closing one blocks on its
 		// reader
-		return new PushResult(pushed, polled, joins.get() / elapsed, errors.get(), missed.get());
+		return new PushResult(pushed, polled, joins.get() / elapsed, errors.get(), missed.get(), List.copyOf(slow),
+				leadInPushed);
 	}
 
 	/**
