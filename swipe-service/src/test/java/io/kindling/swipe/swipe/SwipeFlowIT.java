@@ -127,7 +127,25 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertThat(otherAction.headers().firstValue("Content-Type").orElseThrow())
 			.startsWith("application/problem+json");
 		assertThat(otherTarget.statusCode()).isEqualTo(409);
+		// the type is the title's slug in every locale (Turkish lower-cases "I" to a
+		// dotless "ı"; the tests run in it)
+		assertThat(this.json.readTree(otherAction.body()).get("type").asString())
+			.isEqualTo("https://kindling.io/problems/idempotency-key-reused");
 		assertThat(count("SELECT COUNT(*) FROM swipe_history WHERE user_id = " + ana)).isOne();
+	}
+
+	@Test
+	void anActionIsReadInAnyCaseAndAnsweredInCapitals() {
+		long ana = newUser();
+		long ben = newUser();
+		long cleo = newUser();
+		// Turkish upper-cases "i" to a dotted "İ": "like" must still be LIKE
+		HttpResponse<String> like = this.api.swipe(ana, key(), ben, "like");
+		assertThat(like.statusCode()).as(like.body()).isEqualTo(200);
+		assertThat(this.json.readTree(like.body()).get("action").asString()).isEqualTo("LIKE");
+		HttpResponse<String> superLike = this.api.swipe(ana, key(), cleo, "Super_Like");
+		assertThat(superLike.statusCode()).as(superLike.body()).isEqualTo(200);
+		assertThat(this.json.readTree(superLike.body()).get("action").asString()).isEqualTo("SUPER_LIKE");
 	}
 
 	@Test
