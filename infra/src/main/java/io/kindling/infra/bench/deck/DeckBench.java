@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -81,9 +80,8 @@ public final class DeckBench {
 			service.awaitHealthy(Duration.ofSeconds(120));
 			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 			Instant now = Instant.now();
-			try (Connection db = DriverManager.getConnection(SeedData.withBatchRewrite(mariaDb.jdbcUrl(DATABASE)),
-					MariaDbServer.USER, MariaDbServer.PASSWORD);
-					JedisPooled jedis = new JedisPooled("127.0.0.1", redis.port())) {
+			try (Connection db = SeedData.connect(mariaDb.jdbcUrl(DATABASE), MariaDbServer.USER,
+					MariaDbServer.PASSWORD); JedisPooled jedis = new JedisPooled("127.0.0.1", redis.port())) {
 				long started = System.nanoTime();
 				System.out.printf("seeding %,d profiles...%n", profiles);
 				// a bulk load is far faster into a table without secondary indexes, built

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
+import java.util.Properties;
 import java.util.SplittableRandom;
 
 /**
@@ -55,14 +56,27 @@ public final class SeedData {
 		String user = stringArg(args, "--user", "kindling");
 		String password = stringArg(args, "--password", "kindling");
 		long started = System.nanoTime();
-		try (Connection connection = DriverManager.getConnection(withBatchRewrite(jdbcUrl), user, password)) {
+		try (Connection connection = connect(jdbcUrl, user, password)) {
 			generate(connection, firstId, profiles, seed, Instant.now(), true);
 		}
 		System.out.printf("seeded %,d profiles (ids %d..%d) in %.1f s%n", profiles, firstId, firstId + profiles - 1,
 				(System.nanoTime() - started) / 1e9);
 	}
 
-	static String withBatchRewrite(String jdbcUrl) {
+	/**
+	 * A connection for bulk inserts, in UTC as the services' are: the profiles' times are
+	 * bound as {@code Timestamp}s, which the driver converts in its connection zone.
+	 */
+	static Connection connect(String jdbcUrl, String user, String password) throws SQLException {
+		Properties properties = new Properties();
+		properties.setProperty("user", user);
+		properties.setProperty("password", password);
+		properties.setProperty("connectionTimeZone", "UTC");
+		properties.setProperty("sessionVariables", "time_zone='+00:00'");
+		return DriverManager.getConnection(withBatchRewrite(jdbcUrl), properties);
+	}
+
+	private static String withBatchRewrite(String jdbcUrl) {
 		if (jdbcUrl.contains("rewriteBatchedStatements")) {
 			return jdbcUrl;
 		}

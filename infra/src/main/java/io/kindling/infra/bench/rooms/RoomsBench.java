@@ -378,8 +378,8 @@ public final class RoomsBench {
 	 * event stream open on B; one in ten a client polling every second, whose phase is
 	 * random against the room's forming. The first second runs at the same rate
 	 * unmeasured, with the client's threads started beforehand: the target is a latency
-	 * at a steady 200 joins/s, and the rate's first rooms also paid for the client's new
-	 * threads and connections.
+	 * at a steady 200 joins/s, and the first rooms pay for the push path's first use on
+	 * the instances (the warm-up opens no event stream).
 	 */
 	static PushResult push(Http a, Http b, int seconds) throws Exception {
 		int roomsPerSecond = 100;
