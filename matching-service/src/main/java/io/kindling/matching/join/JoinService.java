@@ -68,6 +68,11 @@ public class JoinService {
 		return MatchingStatus.waiting(queue.topicId(), queue.size(), Instant.ofEpochMilli(now.toEpochMilli()));
 	}
 
+	/** A token's status as Redis holds it, without trying to form a room. */
+	public MatchingStatus current(String token) {
+		return MatchingStatus.of(this.readState.read(token));
+	}
+
 	/** The caller's status; a waiting caller's poll also tries to form a room. */
 	public MatchingStatus status(Session session) {
 		TokenState state = this.readState.read(session.token());

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.kindling.matching.join.MatchingStatus;
 import org.slf4j.Logger;
@@ -27,7 +28,13 @@ class MatchStreams implements SmartLifecycle {
 
 	private final Map<String, Set<SseEmitter>> streams = new ConcurrentHashMap<>();
 
+	/**
+	 * The room each open stream was last told of, so that no room is sent to it twice.
+	 */
+	private final Map<SseEmitter, AtomicReference<String>> sentRooms = new ConcurrentHashMap<>();
+
 	void add(String token, SseEmitter emitter) {
+		this.sentRooms.put(emitter, new AtomicReference<>(""));
 		this.streams.computeIfAbsent(token, (key) -> ConcurrentHashMap.newKeySet()).add(emitter);
 		Runnable remove = () -> remove(token, emitter);
 		emitter.onCompletion(remove);
@@ -36,6 +43,7 @@ class MatchStreams implements SmartLifecycle {
 	}
 
 	void remove(String token, SseEmitter emitter) {
+		this.sentRooms.remove(emitter);
 		this.streams.computeIfPresent(token, (key, emitters) -> {
 			emitters.remove(emitter);
 			return emitters.isEmpty() ? null : emitters;
@@ -52,6 +60,11 @@ class MatchStreams implements SmartLifecycle {
 		return false;
 	}
 
+	/** The tokens with a stream open here now. */
+	Set<String> tokens() {
+		return Set.copyOf(this.streams.keySet());
+	}
+
 	/** Sends {@code matched} to every stream this token has open here. */
 	void matched(String token, MatchingStatus status) {
 		Set<SseEmitter> emitters = this.streams.get(token);
@@ -63,7 +76,16 @@ class MatchStreams implements SmartLifecycle {
 		}
 	}
 
+	/**
+	 * Sends {@code matched} to one open stream, unless it was already told of this room:
+	 * the pub/sub message and a catch-up after a lost subscription may both carry it.
+	 */
 	void send(String token, SseEmitter emitter, MatchingStatus status) {
+		AtomicReference<String> sentRoom = this.sentRooms.get(emitter);
+		if (sentRoom == null || status.roomId() == null
+				|| status.roomId().equals(sentRoom.getAndSet(status.roomId()))) {
+			return;
+		}
 		try {
 			emitter.send(SseEmitter.event().name("matched").data(status, MediaType.APPLICATION_JSON));
 		}
@@ -86,6 +108,7 @@ class MatchStreams implements SmartLifecycle {
 		this.running = false;
 		this.streams.values().forEach((emitters) -> emitters.forEach(SseEmitter::complete));
 		this.streams.clear();
+		this.sentRooms.clear();
 	}
 
 	@Override

@@ -2,9 +2,12 @@ package io.kindling.matching.push;
 
 import io.kindling.matching.join.MatchingStatus;
 import io.kindling.matching.room.RoomFormed;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -14,6 +17,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class MatchedPublisher {
+
+	private static final Logger log = LoggerFactory.getLogger(MatchedPublisher.class);
 
 	private final StringRedisTemplate redis;
 
@@ -30,7 +35,14 @@ class MatchedPublisher {
 			return;
 		}
 		MatchedMessage message = new MatchedMessage(room.tokens(), MatchingStatus.matched(room));
-		this.redis.convertAndSend(MatchedMessage.CHANNEL, this.json.writeValueAsString(message));
+		try {
+			this.redis.convertAndSend(MatchedMessage.CHANNEL, this.json.writeValueAsString(message));
+		}
+		catch (DataAccessException ex) {
+			// the room is formed and written; its participants learn of it by their next
+			// poll, or by the catch-up of a subscription that Redis's absence broke
+			log.warn("Could not publish room {}", room.roomId(), ex);
+		}
 	}
 
 }

@@ -1,25 +1,37 @@
 package io.kindling.matching.push;
 
 import java.util.List;
+import java.util.concurrent.Executor;
 
+import io.kindling.matching.join.JoinService;
+import io.kindling.matching.join.MatchingStatus;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.connection.Message;
-import org.springframework.data.redis.connection.MessageListener;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.ExponentialBackOff;
 
-/** Hears rooms formed on any instance and pushes them to the streams open here. */
+/**
+ * Hears rooms formed on any instance and pushes them to the streams open here. Pub/sub
+ * keeps nothing for a subscriber that is away: when the subscription comes back (Redis
+ * restarted or failed over), every stream open here is brought up to date from the
+ * tokens' state in Redis.
+ */
 @Configuration(proxyBeanMethods = false)
 class MatchedSubscriber {
 
 	@Bean
 	RedisMessageListenerContainer matchedListener(RedisConnectionFactory connections, MatchStreams streams,
-			JsonMapper json) {
+			JoinService joins, JsonMapper json) {
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(connections);
 		// the default executor starts a platform thread for every message: thousands a
@@ -27,19 +39,59 @@ class MatchedSubscriber {
 		SimpleAsyncTaskExecutor delivery = new SimpleAsyncTaskExecutor("matched-delivery-");
 		delivery.setVirtualThreads(true);
 		container.setTaskExecutor(delivery);
-		MessageListener listener = (Message message, byte[] pattern) -> {
+		// resubscribe within a few hundred ms of Redis coming back, not the default 5 s
+		ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
+		recovery.setMaxInterval(2_000);
+		container.setRecoveryBackoff(recovery);
+		container.addMessageListener(new Listener(streams, joins, json, delivery),
+				new ChannelTopic(MatchedMessage.CHANNEL));
+		return container;
+	}
+
+	private record Listener(MatchStreams streams, JoinService joins, JsonMapper json,
+			Executor catchUps) implements MessageListener, SubscriptionListener {
+
+		private static final Logger log = LoggerFactory.getLogger(MatchedSubscriber.class);
+
+		@Override
+		public void onMessage(Message message, byte[] pattern) {
 			byte[] body = message.getBody();
-			List<String> tokens = MatchedMessage.leadingTokens(json, body);
-			if (tokens != null && !streams.holdsAny(tokens)) {
+			List<String> tokens = MatchedMessage.leadingTokens(this.json, body);
+			if (tokens != null && !this.streams.holdsAny(tokens)) {
 				return;
 			}
-			MatchedMessage matched = json.readValue(body, MatchedMessage.class);
+			MatchedMessage matched = this.json.readValue(body, MatchedMessage.class);
 			for (String token : matched.tokens()) {
-				streams.matched(token, matched.status());
+				this.streams.matched(token, matched.status());
 			}
-		};
-		container.addMessageListener(listener, new ChannelTopic(MatchedMessage.CHANNEL));
-		return container;
+		}
+
+		/**
+		 * On every subscription, the first included: rooms formed while this instance was
+		 * not subscribed reach their streams now (a stream already told of its room is
+		 * not told again).
+		 */
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			this.catchUps.execute(this::catchUp);
+		}
+
+		private void catchUp() {
+			for (String token : this.streams.tokens()) {
+				try {
+					MatchingStatus status = this.joins.current(token);
+					if (status.isMatched()) {
+						this.streams.matched(token, status);
+					}
+				}
+				catch (RuntimeException ex) {
+					// Redis went away again; the next subscription catches up
+					log.warn("Could not bring the event streams up to date", ex);
+					return;
+				}
+			}
+		}
+
 	}
 
 }

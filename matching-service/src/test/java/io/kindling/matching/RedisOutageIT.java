@@ -1,0 +1,142 @@
+package io.kindling.matching;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.RealServersExtension;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.test.annotation.DirtiesContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Rooms live in Redis, so while it is away every call that needs it is a 503 the client
+ * may retry, never a 500; once it is back, sessions, joins and pushes work again without
+ * restarting the service.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+class RedisOutageIT {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	RedisMessageListenerContainer subscription;
+
+	@Test
+	void whileRedisIsAwayCallsAnswer503AndOnceBackJoinsAndPushesWorkAgain() throws Exception {
+		Api api = new Api(this.port);
+		String before = api.session();
+		RealServersExtension.redis().stop();
+		try {
+			List<Api.Response> refused = List.of(api.send("POST", "/api/sessions", null, null), api.join(before, 1, 2),
+					api.status(before), api.leave(before));
+			for (Api.Response response : refused) {
+				assertThat(response.status()).as(response.body()).isEqualTo(503);
+				assertThat(response.header("Retry-After")).isEqualTo("1");
+				assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+				assertThat(response.field("type")).isEqualTo("https://kindling.io/problems/unavailable");
+			}
+		}
+		finally {
+			RealServersExtension.redis().start();
+		}
+
+		String waiting = api.session();
+		String completing = api.session();
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+		var stream = HttpClient.newHttpClient()
+			.sendAsync(
+					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
+						.header("Authorization", "Bearer " + waiting)
+						.build(),
+					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		try {
+			assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
+			assertThat(api.join(waiting, 1, 2).status()).isEqualTo(202);
+			Api.Response formed = api.join(completing, 1, 2);
+			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
+			// the push goes out over pub/sub, whose subscription the restart broke
+			assertThat(nextNonEmpty(lines, 20)).isEqualTo("event:matched");
+			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
+		}
+		finally {
+			stream.cancel(true);
+		}
+	}
+
+	@Test
+	void aRoomFormedWhileUnsubscribedReachesItsStreamOnceSubscribedAgainAndOnlyOnce() throws Exception {
+		Api api = new Api(this.port);
+		String waiting = api.session();
+		String completing = api.session();
+		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+		var stream = HttpClient.newHttpClient()
+			.sendAsync(
+					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
+						.header("Authorization", "Bearer " + waiting)
+						.build(),
+					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		try {
+			assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
+			assertThat(api.join(waiting, 2, 2).status()).isEqualTo(202);
+			// the instance's subscription is gone, as while Redis restarts: the room's
+			// message reaches nobody
+			this.subscription.stop();
+			Api.Response formed = api.join(completing, 2, 2);
+			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
+			assertNothingWithin(lines, 1);
+
+			this.subscription.start();
+			assertThat(nextNonEmpty(lines, 10)).isEqualTo("event:matched");
+			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
+
+			// a second catch-up finds the same room and does not send it again
+			this.subscription.stop();
+			this.subscription.start();
+			assertNothingWithin(lines, 2);
+		}
+		finally {
+			stream.cancel(true);
+			if (!this.subscription.isRunning()) {
+				this.subscription.start();
+			}
+		}
+	}
+
+	private static void assertNothingWithin(BlockingQueue<String> lines, int seconds) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		String line;
+		while ((line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null) {
+			assertThat(line).as("no event within %d s", seconds).isEmpty();
+		}
+	}
+
+	private static String nextNonEmpty(BlockingQueue<String> lines, int seconds) throws InterruptedException {
+		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+		while (true) {
+			String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			assertThat(line).as("a line within %d s", seconds).isNotNull();
+			if (!line.isEmpty()) {
+				return line;
+			}
+		}
+	}
+
+}
