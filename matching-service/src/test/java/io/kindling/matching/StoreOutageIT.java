@@ -24,14 +24,15 @@ import org.springframework.test.annotation.DirtiesContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Rooms live in Redis, so while it is away every call that needs it is a 503 the client
- * may retry, never a 500; once it is back, sessions, joins and pushes work again without
- * restarting the service.
+ * While Redis or MariaDB is away, a call that needs it is a 503 the client may retry,
+ * never a 500 or a hang; once the store is back, sessions, joins and pushes work again
+ * without restarting the service. Bans are read on every join here (no cache), so a join
+ * needs MariaDB.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "kindling.matching.ban-cache-ttl=0")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
-class RedisOutageIT {
+class StoreOutageIT {
 
 	@LocalServerPort
 	int port;
@@ -118,6 +119,33 @@ class RedisOutageIT {
 				this.subscription.start();
 			}
 		}
+	}
+
+	@Test
+	void whileMariaDbIsAwayAJoinIs503WithinSecondsAndChangesNothing() {
+		Api api = new Api(this.port);
+		String first = api.session();
+		String second = api.session();
+		RealServersExtension.mariaDb().stop();
+		try {
+			long started = System.nanoTime();
+			Api.Response refused = api.join(first, 3, 2);
+			long tookMillis = (System.nanoTime() - started) / 1_000_000;
+			assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+			assertThat(refused.header("Retry-After")).isEqualTo("1");
+			assertThat(refused.field("type")).isEqualTo("https://kindling.io/problems/unavailable");
+			// the pool's connection timeout, not Hikari's default 30 s
+			assertThat(tookMillis).isLessThan(10_000);
+			// Redis alone answers a poll
+			assertThat(api.status(first).field("status")).isEqualTo("idle");
+		}
+		finally {
+			RealServersExtension.mariaDb().start();
+		}
+		assertThat(api.join(first, 3, 2).status()).isEqualTo(202);
+		Api.Response formed = api.join(second, 3, 2);
+		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
+		assertThat(formed.json().get("conversation_id").asLong()).isPositive();
 	}
 
 	private static void assertNothingWithin(BlockingQueue<String> lines, int seconds) throws InterruptedException {
