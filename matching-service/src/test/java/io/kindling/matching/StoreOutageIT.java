@@ -122,7 +122,7 @@ class StoreOutageIT {
 	}
 
 	@Test
-	void whileMariaDbIsAwayAJoinIs503WithinSecondsAndChangesNothing() {
+	void whileMariaDbIsAwayAJoinIs503WithinSecondsAndChangesNothing() throws InterruptedException {
 		Api api = new Api(this.port);
 		String first = api.session();
 		String second = api.session();
@@ -142,7 +142,14 @@ class StoreOutageIT {
 		finally {
 			RealServersExtension.mariaDb().start();
 		}
-		assertThat(api.join(first, 3, 2).status()).isEqualTo(202);
+		// as a client retries: a pooled connection that the restart broke may answer one
+		// more 503 before the pool drops it
+		Api.Response rejoined = api.join(first, 3, 2);
+		for (int attempt = 1; rejoined.status() == 503 && attempt < 10; attempt++) {
+			Thread.sleep(1_000);
+			rejoined = api.join(first, 3, 2);
+		}
+		assertThat(rejoined.status()).as(rejoined.body()).isEqualTo(202);
 		Api.Response formed = api.join(second, 3, 2);
 		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 		assertThat(formed.json().get("conversation_id").asLong()).isPositive();

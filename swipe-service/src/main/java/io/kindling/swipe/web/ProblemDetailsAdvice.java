@@ -10,12 +10,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.exc.MismatchedInputException;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.transaction.TransactionException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -79,6 +81,19 @@ class ProblemDetailsAdvice extends ResponseEntityExceptionHandler {
 			return field + " has the wrong type" + ((type != null) ? " (expected " + type.getSimpleName() + ")" : "");
 		}
 		return "the body must be one JSON object with the documented fields";
+	}
+
+	/**
+	 * MariaDB (or Redis where nothing stands in for it) did not answer: a 503 the client
+	 * may retry, typed as matching-service types it.
+	 */
+	@ExceptionHandler({ DataAccessException.class, TransactionException.class })
+	ResponseEntity<ProblemDetail> unavailable(RuntimeException ex) {
+		log.warn("A store failed", ex);
+		ProblemDetail problem = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable",
+				"A backing store did not answer; retrying with the same Idempotency-Key is safe.");
+		problem.setType(Problems.type("unavailable"));
+		return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header(HttpHeaders.RETRY_AFTER, "1").body(problem);
 	}
 
 	// A fault of ours still answers in the one error shape, without a stack trace.
