@@ -6,6 +6,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
@@ -62,14 +63,8 @@ class StoreOutageIT {
 		String waiting = api.session();
 		String completing = api.session();
 		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + waiting)
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		CompletableFuture<?> stream = openStream(api, waiting, lines);
 		try {
-			assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 			assertThat(api.join(waiting, 1, 2).status()).isEqualTo(202);
 			Api.Response formed = api.join(completing, 1, 2);
 			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
@@ -88,14 +83,8 @@ class StoreOutageIT {
 		String waiting = api.session();
 		String completing = api.session();
 		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + waiting)
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		CompletableFuture<?> stream = openStream(api, waiting, lines);
 		try {
-			assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 			assertThat(api.join(waiting, 2, 2).status()).isEqualTo(202);
 			// the instance's subscription is gone, as while Redis restarts: the room's
 			// message reaches nobody
@@ -153,6 +142,19 @@ class StoreOutageIT {
 		Api.Response formed = api.join(second, 3, 2);
 		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 		assertThat(formed.json().get("conversation_id").asLong()).isPositive();
+	}
+
+	/** Opens the token's event stream and waits for its first line. */
+	private static CompletableFuture<?> openStream(Api api, String token, BlockingQueue<String> lines)
+			throws InterruptedException {
+		CompletableFuture<?> stream = HttpClient.newHttpClient()
+			.sendAsync(
+					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
+						.header("Authorization", "Bearer " + token)
+						.build(),
+					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
+		return stream;
 	}
 
 	private static void assertNothingWithin(BlockingQueue<String> lines, int seconds) throws InterruptedException {
