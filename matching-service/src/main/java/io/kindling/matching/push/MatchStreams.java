@@ -26,16 +26,14 @@ class MatchStreams implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(MatchStreams.class);
 
-	private final Map<String, Set<SseEmitter>> streams = new ConcurrentHashMap<>();
-
 	/**
-	 * The room each open stream was last told of, so that no room is sent to it twice.
+	 * Each token's open streams, each with the room it was last told of, so that no room
+	 * is sent to a stream twice.
 	 */
-	private final Map<SseEmitter, AtomicReference<String>> sentRooms = new ConcurrentHashMap<>();
+	private final Map<String, Map<SseEmitter, AtomicReference<String>>> streams = new ConcurrentHashMap<>();
 
 	void add(String token, SseEmitter emitter) {
-		this.sentRooms.put(emitter, new AtomicReference<>(""));
-		this.streams.computeIfAbsent(token, (key) -> ConcurrentHashMap.newKeySet()).add(emitter);
+		this.streams.computeIfAbsent(token, (key) -> new ConcurrentHashMap<>()).put(emitter, new AtomicReference<>(""));
 		Runnable remove = () -> remove(token, emitter);
 		emitter.onCompletion(remove);
 		emitter.onTimeout(remove);
@@ -43,7 +41,6 @@ class MatchStreams implements SmartLifecycle {
 	}
 
 	void remove(String token, SseEmitter emitter) {
-		this.sentRooms.remove(emitter);
 		this.streams.computeIfPresent(token, (key, emitters) -> {
 			emitters.remove(emitter);
 			return emitters.isEmpty() ? null : emitters;
@@ -67,11 +64,11 @@ class MatchStreams implements SmartLifecycle {
 
 	/** Sends {@code matched} to every stream this token has open here. */
 	void matched(String token, MatchingStatus status) {
-		Set<SseEmitter> emitters = this.streams.get(token);
+		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
 		if (emitters == null) {
 			return;
 		}
-		for (SseEmitter emitter : emitters) {
+		for (SseEmitter emitter : emitters.keySet()) {
 			send(token, emitter, status);
 		}
 	}
@@ -81,7 +78,8 @@ class MatchStreams implements SmartLifecycle {
 	 * the pub/sub message and a catch-up after a lost subscription may both carry it.
 	 */
 	void send(String token, SseEmitter emitter, MatchingStatus status) {
-		AtomicReference<String> sentRoom = this.sentRooms.get(emitter);
+		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
+		AtomicReference<String> sentRoom = (emitters != null) ? emitters.get(emitter) : null;
 		if (sentRoom == null || status.roomId() == null
 				|| status.roomId().equals(sentRoom.getAndSet(status.roomId()))) {
 			return;
@@ -106,9 +104,8 @@ class MatchStreams implements SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
-		this.streams.values().forEach((emitters) -> emitters.forEach(SseEmitter::complete));
+		this.streams.values().forEach((emitters) -> emitters.keySet().forEach(SseEmitter::complete));
 		this.streams.clear();
-		this.sentRooms.clear();
 	}
 
 	@Override
