@@ -12,6 +12,7 @@ import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWriter;
+import io.kindling.outbox.SqlTime;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
@@ -46,8 +47,7 @@ final class OutboxDatabase implements AutoCloseable {
 		this.dataSource.setPassword(MariaDbServer.PASSWORD);
 		this.dataSource.setMaximumPoolSize(24);
 		// as a service's pool: the test reads created_at back in the JVM's zone otherwise
-		this.dataSource.addDataSourceProperty("connectionTimeZone", "UTC");
-		this.dataSource.addDataSourceProperty("sessionVariables", "time_zone='+00:00'");
+		SqlTime.UTC_CONNECTION.forEach(this.dataSource::addDataSourceProperty);
 		this.jdbc = JdbcClient.create(this.dataSource);
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
 		this.jdbc.sql("DROP TABLE IF EXISTS " + table).update();

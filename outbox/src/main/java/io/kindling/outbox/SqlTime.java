@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 
 /**
  * Times bound into SQL with their microseconds, on MariaDB as on MySQL. A bound
@@ -18,6 +19,14 @@ import java.time.temporal.ChronoUnit;
  * which also leaves no daylight-saving hour for {@code FROM_UNIXTIME} to make ambiguous.
  */
 public final class SqlTime {
+
+	/**
+	 * The driver properties that put a connection in UTC both ways, as said above, for
+	 * pools built in code; the services' own pools set the same two in
+	 * {@code application.yml}.
+	 */
+	public static final Map<String, String> UTC_CONNECTION = Map.of("connectionTimeZone", "UTC", "sessionVariables",
+			"time_zone='+00:00'");
 
 	private SqlTime() {
 	}

@@ -7,6 +7,7 @@ import java.util.stream.IntStream;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,8 +74,7 @@ public final class OutboxSource implements AutoCloseable {
 		config.addDataSourceProperty("prepStmtCacheSqlLimit", "65536");
 		// Every connection in UTC, as the services' are: the driver reads parked_at and
 		// created_at as UTC, and the session's FROM_UNIXTIME has no daylight-saving hour.
-		config.addDataSourceProperty("connectionTimeZone", "UTC");
-		config.addDataSourceProperty("sessionVariables", "time_zone='+00:00'");
+		SqlTime.UTC_CONNECTION.forEach(config::addDataSourceProperty);
 		this.dataSource = new HikariDataSource(config);
 		this.jdbc = JdbcClient.create(this.dataSource);
 		// Read committed comes from the pool, set once per connection.
