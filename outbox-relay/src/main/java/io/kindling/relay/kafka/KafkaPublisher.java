@@ -4,9 +4,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Future;
 
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -76,20 +74,29 @@ public class KafkaPublisher implements DisposableBean {
 	}
 
 	/**
-	 * Sends one record; a record the producer refuses at once (too large, no metadata)
-	 * comes back as an already failed future.
+	 * Sends one record: the future completes when Kafka acks it or fails it; a record the
+	 * producer refuses at once (too large, no metadata) comes back already failed.
 	 */
-	public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+	public CompletableFuture<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
 		Producer<String, byte[]> current = producer();
+		CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
 		try {
-			return current.send(record, callback);
+			current.send(record, (metadata, exception) -> {
+				if (exception == null) {
+					acked.complete(metadata);
+				}
+				else {
+					acked.completeExceptionally(exception);
+				}
+			});
 		}
 		catch (KafkaException | IllegalStateException ex) {
 			if (isFatal(ex)) {
 				replace(current, ex);
 			}
-			return CompletableFuture.failedFuture(ex);
+			acked.completeExceptionally(ex);
 		}
+		return acked;
 	}
 
 	/**

@@ -12,9 +12,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
@@ -25,9 +25,7 @@ import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.kafka.KafkaPublisher;
 import io.kindling.relay.source.OutboxSource;
-import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -112,7 +110,7 @@ final class OutboxBatch {
 		// Counted once committed: a rolled-back batch published nothing.
 		this.metrics.published(outcome.acked().size());
 		for (Sending sending : outcome.acked()) {
-			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackedAt()));
+			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackedAt().resultNow()));
 		}
 		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
 	}
@@ -150,12 +148,13 @@ final class OutboxBatch {
 				heldBackKeys.add(row.eventKey());
 				continue;
 			}
-			Sending sending = new Sending(row, this.clock);
-			sending.future = this.kafka.send(record(row), sending);
+			Sending sending = new Sending(row,
+					this.kafka.send(record(row)).thenApply((metadata) -> this.clock.instant()));
 			sent.add(sending);
-			if (sending.future.isDone() && sending.failure() != null) {
+			Throwable refused = sending.refused();
+			if (refused != null) {
 				heldBackKeys.add(row.eventKey());
-				if (KafkaPublisher.isTransient(sending.failure())) {
+				if (KafkaPublisher.isTransient(refused)) {
 					// No metadata, no connection: the rest of the batch would fail the
 					// same way.
 					unavailable = true;
@@ -170,7 +169,7 @@ final class OutboxBatch {
 		boolean unavailable = unavailableBeforeSending;
 		long deadline = System.nanoTime() + this.kafka.ackTimeout().toNanos();
 		List<Sending> acked = new ArrayList<>(sent.size());
-		List<Sending> rejected = new ArrayList<>();
+		List<Rejected> rejected = new ArrayList<>();
 		Set<String> failedKeys = new HashSet<>();
 		int notAcked = 0;
 		for (Sending sending : sent) {
@@ -190,7 +189,7 @@ final class OutboxBatch {
 				notAcked++;
 			}
 			else {
-				rejected.add(sending);
+				rejected.add(new Rejected(sending.row, failure));
 			}
 		}
 		if (notAcked > 0) {
@@ -202,13 +201,13 @@ final class OutboxBatch {
 				.param("ids", acked.stream().map((sending) -> sending.row.id()).toList())
 				.update();
 		}
-		for (Sending sending : rejected) {
-			markRejected(jdbc, sending.row, sending.failure());
+		for (Rejected refusal : rejected) {
+			markRejected(jdbc, refusal.row, refusal.failure);
 		}
 		return new Outcome(acked, rejected.size(), unavailable);
 	}
 
-	private void markRejected(JdbcClient jdbc, ClaimedRow row, @Nullable Throwable failure) {
+	private void markRejected(JdbcClient jdbc, ClaimedRow row, Throwable failure) {
 		int attempts = row.attempts() + 1;
 		Instant now = this.clock.instant();
 		boolean park = attempts >= this.properties.maxAttempts();
@@ -290,66 +289,40 @@ final class OutboxBatch {
 
 	}
 
-	/** One record on its way, with the moment Kafka acked it. */
-	private static final class Sending implements Callback {
+	/**
+	 * One record on its way.
+	 *
+	 * @param ackedAt completes with the moment Kafka acked the record, or with its
+	 * failure
+	 */
+	private record Sending(ClaimedRow row, CompletableFuture<Instant> ackedAt) {
 
-		final ClaimedRow row;
-
-		private final Clock clock;
-
-		@Nullable Future<RecordMetadata> future;
-
-		private volatile @Nullable Instant ackedAt;
-
-		private @Nullable Throwable failure;
-
-		Sending(ClaimedRow row, Clock clock) {
-			this.row = row;
-			this.clock = clock;
-		}
-
-		@Override
-		public void onCompletion(@Nullable RecordMetadata metadata, @Nullable Exception exception) {
-			if (exception == null) {
-				this.ackedAt = this.clock.instant();
-			}
-		}
-
-		Instant ackedAt() {
-			Instant at = this.ackedAt;
-			return (at != null) ? at : this.clock.instant();
+		/** The failure of a record the producer refused at once, without waiting. */
+		@Nullable Throwable refused() {
+			return this.ackedAt.isCompletedExceptionally() ? this.ackedAt.exceptionNow() : null;
 		}
 
 		/** Waits for the ack until the deadline; the failure, or null when acked. */
 		@Nullable Throwable await(long deadlineNanos) {
-			Future<RecordMetadata> pending = this.future;
-			if (pending == null || this.failure != null) {
-				return this.failure;
-			}
 			try {
-				pending.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				this.ackedAt.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 				return null;
 			}
 			catch (ExecutionException ex) {
-				this.failure = (ex.getCause() != null) ? ex.getCause() : ex;
+				return (ex.getCause() != null) ? ex.getCause() : ex;
 			}
 			catch (TimeoutException ex) {
-				this.failure = ex;
+				return ex;
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException("interrupted while waiting for Kafka's ack", ex);
 			}
-			return this.failure;
 		}
 
-		/** The failure of a future that is already done, without waiting. */
-		@Nullable Throwable failure() {
-			if (this.failure == null && this.future != null && this.future.isDone()) {
-				await(System.nanoTime());
-			}
-			return this.failure;
-		}
+	}
+
+	private record Rejected(ClaimedRow row, Throwable failure) {
 
 	}
 
