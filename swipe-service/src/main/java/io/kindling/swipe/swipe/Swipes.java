@@ -165,7 +165,7 @@ class Swipes {
 		boolean redisSaysMutual = false;
 		try {
 			redisSaysMutual = this.mutualLike.recordLike(userId, targetUserId,
-					swipe.requestId()) == MutualLikeScript.MUTUAL;
+					swipe.requestId()) == MutualLikeScript.Outcome.MUTUAL;
 		}
 		catch (DataAccessException redisUnavailable) {
 			// Redis is a fast path, not the truth: MySQL decides below
