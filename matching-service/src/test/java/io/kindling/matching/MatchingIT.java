@@ -31,6 +31,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -515,17 +516,42 @@ class MatchingIT {
 
 	@Test
 	void roomMetricsAreOnPrometheus() {
+		String formed = "kindling_matching_rooms_formed_total{fallback=\"false\",room_type=\"2\",size=\"2\",topic=\"42\"}";
+		String waitCount = "kindling_matching_wait_seconds_count{size=\"2\",topic=\"42\"}";
+		String waitSum = "kindling_matching_wait_seconds_sum{size=\"2\",topic=\"42\"}";
+		String waiting = "kindling_matching_waiting{size=\"2\",topic=\"42\"}";
+		// the counters live as long as the application: earlier tests' rooms are in them
+		String before = prometheus();
 		String a = this.api.session();
 		String b = this.api.session();
 		this.api.join(a, 42, 2);
+		assertThat(sample(prometheus(), waiting)).as("a waits").isEqualTo(1.0);
 		this.clock.advance(Duration.ofSeconds(2));
 		this.api.join(b, 42, 2);
-		String metrics = this.api.send("GET", "/actuator/prometheus", null, null).body();
-		assertThat(metrics)
-			.contains(
-					"kindling_matching_rooms_formed_total{fallback=\"false\",room_type=\"2\",size=\"2\",topic=\"42\"}")
+		String metrics = prometheus();
+		assertThat(metrics).contains(formed)
 			.contains("kindling_matching_wait_seconds_bucket{size=\"2\",topic=\"42\"")
-			.contains("kindling_matching_waiting{size=\"2\",topic=\"42\"}");
+			.contains(waiting);
+		assertThat(sample(metrics, formed) - sample(before, formed)).as("rooms formed").isEqualTo(1.0);
+		assertThat(sample(metrics, waitCount) - sample(before, waitCount)).as("waits recorded, one per person")
+			.isEqualTo(2.0);
+		// a waited 2 s on the test clock, b not at all
+		assertThat(sample(metrics, waitSum) - sample(before, waitSum)).as("seconds waited")
+			.isCloseTo(2.0, within(1e-9));
+		assertThat(sample(metrics, waiting)).as("nobody left waiting").isEqualTo(0.0);
+	}
+
+	private String prometheus() {
+		return this.api.send("GET", "/actuator/prometheus", null, null).body();
+	}
+
+	/** The value of one series in Prometheus' text format, 0 when it is not there yet. */
+	private static double sample(String metrics, String series) {
+		return metrics.lines()
+			.filter((line) -> line.startsWith(series + " "))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(series.length() + 1).strip()))
+			.findFirst()
+			.orElse(0);
 	}
 
 	private void assertNothingChanged(String token) {
