@@ -1,7 +1,6 @@
 package io.kindling.swipe.deck;
 
 import java.time.Duration;
-import java.util.List;
 
 import io.kindling.redis.LuaScript;
 
