@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -74,29 +76,20 @@ public class KafkaPublisher implements DisposableBean {
 	}
 
 	/**
-	 * Sends one record: the future completes when Kafka acks it or fails it; a record the
-	 * producer refuses at once (too large, no metadata) comes back already failed.
+	 * Sends one record; a record the producer refuses at once (too large, no metadata)
+	 * comes back as an already failed future.
 	 */
-	public CompletableFuture<RecordMetadata> send(ProducerRecord<String, byte[]> record) {
+	public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
 		Producer<String, byte[]> current = producer();
-		CompletableFuture<RecordMetadata> acked = new CompletableFuture<>();
 		try {
-			current.send(record, (metadata, exception) -> {
-				if (exception == null) {
-					acked.complete(metadata);
-				}
-				else {
-					acked.completeExceptionally(exception);
-				}
-			});
+			return current.send(record, callback);
 		}
 		catch (KafkaException | IllegalStateException ex) {
 			if (isFatal(ex)) {
 				replace(current, ex);
 			}
-			acked.completeExceptionally(ex);
+			return CompletableFuture.failedFuture(ex);
 		}
-		return acked;
 	}
 
 	/**

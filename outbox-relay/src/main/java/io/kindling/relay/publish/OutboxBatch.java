@@ -12,9 +12,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeoutException;
@@ -25,7 +25,9 @@ import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.kafka.KafkaPublisher;
 import io.kindling.relay.source.OutboxSource;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -110,7 +112,7 @@ final class OutboxBatch {
 		// Counted once committed: a rolled-back batch published nothing.
 		this.metrics.published(outcome.acked().size());
 		for (Sending sending : outcome.acked()) {
-			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackedAt().resultNow()));
+			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackTime().at()));
 		}
 		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
 	}
@@ -148,8 +150,8 @@ final class OutboxBatch {
 				heldBackKeys.add(row.eventKey());
 				continue;
 			}
-			Sending sending = new Sending(row,
-					this.kafka.send(record(row)).thenApply((metadata) -> this.clock.instant()));
+			AckTime ackTime = new AckTime(this.clock);
+			Sending sending = new Sending(row, this.kafka.send(record(row), ackTime), ackTime);
 			sent.add(sending);
 			Throwable refused = sending.refused();
 			if (refused != null) {
@@ -292,20 +294,19 @@ final class OutboxBatch {
 	/**
 	 * One record on its way.
 	 *
-	 * @param ackedAt completes with the moment Kafka acked the record, or with its
-	 * failure
+	 * @param acked Kafka's future of the record: it waits on one latch per producer batch
 	 */
-	private record Sending(ClaimedRow row, CompletableFuture<Instant> ackedAt) {
+	private record Sending(ClaimedRow row, Future<RecordMetadata> acked, AckTime ackTime) {
 
 		/** The failure of a record the producer refused at once, without waiting. */
 		@Nullable Throwable refused() {
-			return this.ackedAt.isCompletedExceptionally() ? this.ackedAt.exceptionNow() : null;
+			return this.acked.isDone() ? await(System.nanoTime()) : null;
 		}
 
 		/** Waits for the ack until the deadline; the failure, or null when acked. */
 		@Nullable Throwable await(long deadlineNanos) {
 			try {
-				this.ackedAt.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				this.acked.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
 				return null;
 			}
 			catch (ExecutionException ex) {
@@ -318,6 +319,32 @@ final class OutboxBatch {
 				Thread.currentThread().interrupt();
 				throw new IllegalStateException("interrupted while waiting for Kafka's ack", ex);
 			}
+		}
+
+	}
+
+	/** The producer's callback: the moment Kafka acked the record. */
+	private static final class AckTime implements Callback {
+
+		private final Clock clock;
+
+		private volatile @Nullable Instant at;
+
+		AckTime(Clock clock) {
+			this.clock = clock;
+		}
+
+		@Override
+		public void onCompletion(@Nullable RecordMetadata metadata, @Nullable Exception exception) {
+			if (exception == null) {
+				this.at = this.clock.instant();
+			}
+		}
+
+		/** When it was acked (now, if the callback has not run yet). */
+		Instant at() {
+			Instant acked = this.at;
+			return (acked != null) ? acked : this.clock.instant();
 		}
 
 	}

@@ -222,11 +222,9 @@ final class SourceRelay {
 					continue;
 				}
 				if (this.draining.get() == this.wakeUps.size()) {
-					// Every worker is claiming already and goes on until a claim comes
-					// back
-					// empty: a probe now would only cost the database a scan over the
-					// index
-					// entries they have just published.
+					// Every worker is claiming already and goes on until a claim
+					// comes back empty: a probe now would only cost the database a
+					// scan over the index entries they have just published.
 					interval = this.properties.polling().minInterval();
 					continue;
 				}
