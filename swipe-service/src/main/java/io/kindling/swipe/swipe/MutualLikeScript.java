@@ -9,8 +9,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code scripts/mutual_like.lua} on {@code match_pair:{min:max}}: Lua rather than
- * WATCH/MULTI because the check of the other side and the record of this side must be
- * one atomic step, without a retry loop under contention.
+ * WATCH/MULTI because the check of the other side and the record of this side must be one
+ * atomic step, without a retry loop under contention.
  */
 @Component
 class MutualLikeScript {
