@@ -15,6 +15,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * A service that names its outbox table ({@code kindling.outbox.table}) gets its
  * {@link OutboxWriter}, ringing the relays after each commit, and has the table made and
  * migrated right after its own Flyway migrations, before anything else uses the database.
+ * A service with a {@code FlywayMigrationStrategy} of its own replaces this one, and
+ * calls {@link OutboxSchema#migrate} itself.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
 		beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
