@@ -78,11 +78,17 @@ public class JoinService {
 		return MatchingStatus.of(this.claims.read(token));
 	}
 
-	/** The caller's status; a waiting caller's poll also tries to form a room. */
+	/**
+	 * The caller's status; a waiting caller's poll also tries to form a room, and an idle
+	 * one's looks for a live room in MySQL that a Redis failover lost.
+	 */
 	public MatchingStatus status(Session session) {
 		TokenState state = this.claims.read(session.token());
 		if (state instanceof TokenState.Waiting waiting) {
 			this.former.poll(session.token(), waiting);
+			state = this.claims.read(session.token());
+		}
+		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
 			state = this.claims.read(session.token());
 		}
 		return MatchingStatus.of(state);

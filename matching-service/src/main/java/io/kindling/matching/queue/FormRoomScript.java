@@ -61,6 +61,11 @@ public class FormRoomScript {
 				args(queue, entry.since(), entry.member())), queue, now);
 	}
 
+	/** The SHA of the join's script, as Redis caches it. */
+	public String joinSha1() {
+		return this.join.sha1();
+	}
+
 	/**
 	 * Where an entry is ({@code scripts/find_entry.lua}), changing nothing in the queue.
 	 */

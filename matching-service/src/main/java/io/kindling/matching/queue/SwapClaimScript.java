@@ -48,7 +48,8 @@ public class SwapClaimScript {
 
 	/**
 	 * @param token whose claim
-	 * @param expected the claim it must still hold (compared by its join or room id)
+	 * @param expected the claim it must still hold (compared by its join or room id; idle
+	 * = no claim at all)
 	 * @param next the claim it gets; idle deletes it
 	 * @param ttl how long the new claim lives; zero for no expiry
 	 */

@@ -158,6 +158,34 @@ public class RoomFormer {
 	}
 
 	/**
+	 * An idle token's poll: a token that MySQL seats in a live room is in it, even when a
+	 * Redis failover lost its claim. Best effort: while MySQL is away the poll answers
+	 * from Redis alone.
+	 * @return true when the claim was restored from MySQL
+	 */
+	public boolean recoverLiveRoom(String token) {
+		Optional<LiveRoom> live;
+		try {
+			live = this.seats.liveRoom(token, now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not look for a live room in MySQL", ex);
+			return false;
+		}
+		boolean recovered = live.isPresent() && this.swapClaims.swap(new Swap(token, new TokenState.Idle(),
+				matched(live.get()), Duration.between(now(), live.get().liveUntil())));
+		if (recovered) {
+			this.metrics.recovered();
+		}
+		return recovered;
+	}
+
+	private static TokenState.Matched matched(LiveRoom live) {
+		return new TokenState.Matched(live.roomId(), live.conversationId(), live.roomType(), live.topicId(),
+				live.formedAt());
+	}
+
+	/**
 	 * Forms at most one room from the queue.
 	 * @return the room, when one formed and its conversation was written
 	 */
@@ -288,10 +316,8 @@ public class RoomFormer {
 				others.add(entry);
 				continue;
 			}
-			tell.add(new Swap(
-					entry.token(), room.claim(entry), new TokenState.Matched(live.roomId(), live.conversationId(),
-							live.roomType(), live.topicId(), live.formedAt()),
-					Duration.between(now, live.liveUntil())));
+			tell.add(
+					new Swap(entry.token(), room.claim(entry), matched(live), Duration.between(now, live.liveUntil())));
 			told.add(live);
 		}
 		List<Boolean> swapped = this.swapClaims.swapAll(tell);

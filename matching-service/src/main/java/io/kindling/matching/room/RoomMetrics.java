@@ -85,6 +85,14 @@ class RoomMetrics {
 			.increment();
 	}
 
+	/** An idle token found in a live room in MySQL (its claim lost in a failover). */
+	void recovered() {
+		Counter.builder("kindling.matching.claims.recovered")
+			.description("room claims restored from MySQL after Redis lost them")
+			.register(this.registry)
+			.increment();
+	}
+
 	void writeFailed(MatchQueue queue) {
 		Counter.builder("kindling.matching.conversation.write.failures")
 			.tags(tags(queue))

@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.SqlTime;
@@ -71,6 +72,11 @@ public class Seats {
 		if (!taken.isEmpty()) {
 			throw new SeatsTaken(taken);
 		}
+	}
+
+	/** The live room this participant sits in, if any. */
+	public Optional<LiveRoom> liveRoom(String token, Instant now) {
+		return Optional.ofNullable(live("", List.of(Session.keyOf(token)), now).get(Session.keyOf(token)));
 	}
 
 	/** The live rooms, other than this one, of these participants. */
