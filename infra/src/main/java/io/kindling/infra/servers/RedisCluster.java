@@ -136,11 +136,19 @@ public final class RedisCluster implements AutoCloseable {
 	}
 
 	/**
-	 * Restarts every node that is not running (it rejoins as a replica and copies its
-	 * primary's data), then waits until all six agree and every replica is in sync.
+	 * Thaws every frozen node and restarts every node that is not running (it rejoins as
+	 * a replica and copies its primary's data), then waits until all six agree and every
+	 * replica is in sync.
 	 */
 	public synchronized void heal(Duration timeout) {
-		this.nodes.stream().filter((node) -> !node.isRunning()).forEach(RedisServer::start);
+		for (RedisServer node : this.nodes) {
+			if (node.isRunning()) {
+				ProcessSignals.resume(node);
+			}
+			else {
+				node.start();
+			}
+		}
 		awaitHealthy(timeout);
 	}
 

@@ -99,12 +99,15 @@ public final class RedisSentinels implements AutoCloseable {
 	}
 
 	/**
-	 * Restarts a node that is not running (the Sentinels make it a replica of the current
-	 * primary) and waits until it is in sync.
+	 * Thaws a frozen node, restarts a node that is not running (the Sentinels make it a
+	 * replica of the current primary) and waits until it is in sync.
 	 */
 	public synchronized void heal(Duration timeout) {
 		for (RedisServer node : List.of(this.first, this.second)) {
-			if (!node.isRunning()) {
+			if (node.isRunning()) {
+				ProcessSignals.resume(node);
+			}
+			else {
 				node.start();
 			}
 		}

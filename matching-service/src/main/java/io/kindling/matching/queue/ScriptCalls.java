@@ -7,11 +7,16 @@ import java.util.Objects;
 
 import io.kindling.redis.LuaScript;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.exceptions.JedisException;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -24,6 +29,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class ScriptCalls {
+
+	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
 	private final StringRedisTemplate redis;
 
@@ -76,6 +83,12 @@ class ScriptCalls {
 				body.send(connection);
 				return null;
 			}, null);
+		}
+		catch (JedisException ex) {
+			// Spring Data Redis lets a connection lost in a pipeline's sync through
+			// untranslated: it is an outage like any other (a 503 to retry)
+			DataAccessException translated = EXCEPTIONS.convert(ex);
+			throw (translated != null) ? translated : new RedisSystemException(ex.getMessage(), ex);
 		}
 		catch (RedisPipelineException ex) {
 			List<Object> results = ex.getPipelineResult();
