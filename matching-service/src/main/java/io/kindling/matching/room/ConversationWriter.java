@@ -13,7 +13,6 @@ import io.kindling.matching.queue.PoppedRoom;
 import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
-import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,8 +33,6 @@ import org.springframework.transaction.annotation.Transactional;
 @Repository
 class ConversationWriter {
 
-	static final String OUTBOX_TABLE = "room_outbox";
-
 	private final JdbcClient jdbc;
 
 	private final OutboxWriter outbox;
@@ -48,13 +45,12 @@ class ConversationWriter {
 
 	private final Duration roomTtl;
 
-	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWakeUpProperties wakeUp, Seats seats,
+	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWriter outbox, Seats seats,
 			MatchingProperties properties) {
 		this.jdbc = jdbc;
+		this.outbox = outbox;
 		this.seats = seats;
 		this.roomTtl = properties.roomTtl();
-		// The relay publishes the room right after commit instead of at its next poll.
-		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE, OutboxWakeUp.udp(wakeUp.wakeUpAddress()));
 		this.json = json;
 		this.clock = clock;
 	}
@@ -112,7 +108,7 @@ class ConversationWriter {
 		return conversationId;
 	}
 
-	/** The {@code ROOM_FORMED} payload of the contract; never a session token. */
+	/** The {@code ROOM_FORMED} payload consumers read; never a session token. */
 	record RoomFormedEvent(String eventId, String eventType, String eventKey, String roomId, long conversationId,
 			long topicId, int roomType, Instant formedAt, Instant occurredAt) {
 
