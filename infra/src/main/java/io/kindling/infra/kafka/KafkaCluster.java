@@ -58,9 +58,14 @@ public final class KafkaCluster implements AutoCloseable {
 
 	/** A cluster of {@code size} nodes (ids 1 to size) on free loopback ports. */
 	public static KafkaCluster onFreePorts(Path workDir, int size, int partitions) {
+		Set<Integer> ports = new java.util.LinkedHashSet<>();
+		while (ports.size() < 2 * size) {
+			ports.add(FreePorts.pick());
+		}
+		List<Integer> distinct = List.copyOf(ports);
 		List<KafkaNode> quorum = new ArrayList<>();
 		for (int id = 1; id <= size; id++) {
-			quorum.add(new KafkaNode(id, FreePorts.pick(), FreePorts.pick()));
+			quorum.add(new KafkaNode(id, distinct.get(2 * id - 2), distinct.get(2 * id - 1)));
 		}
 		return new KafkaCluster(workDir, quorum, partitions);
 	}
