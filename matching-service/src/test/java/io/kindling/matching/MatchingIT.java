@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import io.kindling.infra.test.MutableClock;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;

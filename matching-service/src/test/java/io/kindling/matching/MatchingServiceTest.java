@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import io.kindling.infra.test.MutableClock;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;

@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import io.kindling.infra.test.MutableClock;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;

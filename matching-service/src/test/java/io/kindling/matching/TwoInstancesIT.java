@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import io.kindling.infra.test.MutableClock;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

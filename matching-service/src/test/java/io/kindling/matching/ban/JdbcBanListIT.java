@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 import io.kindling.matching.MatchingServiceTest;
-import io.kindling.matching.MutableClock;
+import io.kindling.infra.test.MutableClock;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

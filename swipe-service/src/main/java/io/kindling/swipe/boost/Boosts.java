@@ -8,11 +8,10 @@ import java.util.List;
 
 import io.kindling.redis.LuaScript;
 import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
-import io.kindling.swipe.web.ProblemException;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -55,9 +54,7 @@ public class Boosts {
 	}
 
 	Instant start(long userId) {
-		Profile profile = this.profiles.find(userId)
-			.orElseThrow(() -> new ProblemException(HttpStatus.CONFLICT, "No profile",
-					"Create a profile (PUT /api/profile) before boosting it."));
+		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefused.noProfile("before boosting it"));
 		Instant now = this.clock.instant();
 		List<?> answer = START.run(this.redis, List.of("boost:{" + userId + "}", "boost_cooldown:{" + userId + "}"),
 				String.valueOf(now.toEpochMilli()), String.valueOf(this.settings.duration().toMillis()),

@@ -6,14 +6,14 @@ import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.servlet.http.HttpServletRequest;
-import io.kindling.swipe.web.Problems;
 import jakarta.servlet.http.HttpServletResponse;
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Problems;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
@@ -109,8 +109,8 @@ class SecurityConfiguration {
 	private static void unauthorized(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException failure) throws IOException {
 		BEARER.commence(request, response, failure);
-		Problems.write(response, json, Problems.of(HttpStatus.UNAUTHORIZED, "Unauthorized",
-				"A valid bearer token (HS256 JWT with sub and exp) is required."));
+		Problems.write(response, json, Problems.of(ProblemType.UNAUTHENTICATED,
+				"A valid bearer token (a signed JWT with sub and exp) is required."));
 	}
 
 	private static OAuth2TokenValidator<Jwt> expiryRequired() {

@@ -1,5 +1,6 @@
 package io.kindling.swipe.deck;
 
+import io.kindling.infra.test.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -71,15 +72,15 @@ abstract class DeckTestSupport {
 	SecurityProperties security;
 
 	@Autowired
-	TestClock clock;
+	MutableClock clock;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Clocks {
 
 		@Bean
 		@Primary
-		TestClock testClock() {
-			return new TestClock(START);
+		MutableClock testClock() {
+			return new MutableClock(START);
 		}
 
 	}
