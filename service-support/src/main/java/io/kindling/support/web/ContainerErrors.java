@@ -16,7 +16,6 @@ final class ContainerErrors {
 			case HEADERS_TOO_LARGE -> "the request headers are too large";
 			case UNAUTHENTICATED -> "credentials are required";
 			case UNAVAILABLE -> "a backing store did not answer; retrying the same request is safe";
-			case NOT_IMPLEMENTED -> "the server does not implement that";
 			default ->
 				(type.status().is5xxServerError()) ? "the request could not be completed" : "the request was refused";
 		};

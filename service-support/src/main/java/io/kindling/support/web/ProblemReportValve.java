@@ -49,6 +49,11 @@ public class ProblemReportValve extends ErrorReportValve {
 		if (!ioAllowed.get()) {
 			return;
 		}
+		if (status == 501) {
+			// CONNECT, an unknown transfer coding: what the caller sent is refused, a 4xx
+			response.setStatus(400);
+			status = 400;
+		}
 		ProblemType type = ProblemType.forStatus(status);
 		String body = "{\"type\":\"" + type.uri() + "\",\"title\":\"" + type.title() + "\",\"status\":" + status
 				+ ",\"detail\":\"" + ContainerErrors.detail(type) + "\"}";

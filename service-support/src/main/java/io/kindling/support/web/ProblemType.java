@@ -39,8 +39,6 @@ public enum ProblemType {
 	/** A fault of ours, never of the caller's input. */
 	INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
 
-	NOT_IMPLEMENTED("not-implemented", HttpStatus.NOT_IMPLEMENTED, "Not implemented"),
-
 	/** Redis or the database did not answer: retry after {@code Retry-After}. */
 	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable"),
 
@@ -141,7 +139,6 @@ public enum ProblemType {
 			case 413 -> CONTENT_TOO_LARGE;
 			case 415 -> UNSUPPORTED_MEDIA_TYPE;
 			case 431 -> HEADERS_TOO_LARGE;
-			case 501 -> NOT_IMPLEMENTED;
 			case 503 -> UNAVAILABLE;
 			default -> (status >= 500) ? INTERNAL_ERROR : BAD_REQUEST;
 		};

@@ -13,6 +13,7 @@ import tools.jackson.databind.exc.InvalidFormatException;
 import tools.jackson.databind.exc.MismatchedInputException;
 
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.context.i18n.LocaleContextHolder;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
@@ -20,6 +21,7 @@ import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.ErrorResponse;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
 import org.springframework.web.HttpRequestMethodNotSupportedException;
@@ -115,6 +117,9 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 	@Override
 	protected @Nullable ResponseEntity<Object> handleExceptionInternal(Exception ex, @Nullable Object body,
 			HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+		if (body == null && ex instanceof ErrorResponse response) {
+			body = response.updateAndGetBody(getMessageSource(), LocaleContextHolder.getLocale());
+		}
 		if (body instanceof ProblemDetail problem && !problem.getType().toString().startsWith(ProblemType.BASE)) {
 			ProblemType type = typeOf(ex, statusCode);
 			problem.setType(type.uri());

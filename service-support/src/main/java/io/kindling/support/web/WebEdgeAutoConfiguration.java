@@ -11,6 +11,7 @@ import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomize
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,7 +21,10 @@ import org.springframework.core.Ordered;
  * The web edge every service shares: one problem vocabulary for every refusal, strict
  * JSON, one body-size limit, and the container's error pages as problem details.
  */
-@AutoConfiguration(before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class })
+// before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
+// back off for these
+@AutoConfiguration(
+		before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class, WebMvcAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(WebEdgeProperties.class)
 public class WebEdgeAutoConfiguration {
@@ -54,6 +58,14 @@ public class WebEdgeAutoConfiguration {
 		FilterRegistrationBean<MultipartRefusal> registration = new FilterRegistrationBean<>(
 				new MultipartRefusal(json));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+		return registration;
+	}
+
+	@Bean
+	FilterRegistrationBean<EmptyErrorBodies> emptyErrorBodies(JsonMapper json) {
+		FilterRegistrationBean<EmptyErrorBodies> registration = new FilterRegistrationBean<>(
+				new EmptyErrorBodies(json));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
 		return registration;
 	}
 
