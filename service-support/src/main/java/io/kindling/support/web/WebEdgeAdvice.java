@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 import jakarta.validation.ConstraintViolationException;
+import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,12 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 			.sorted()
 			.collect(Collectors.joining("; "));
 		return Problems.answer(ProblemType.INVALID_REQUEST, detail);
+	}
+
+	/** Tomcat refuses a query or form parameter that is not validly percent-encoded. */
+	@ExceptionHandler(InvalidParameterException.class)
+	ResponseEntity<ProblemDetail> badParameter(InvalidParameterException ex) {
+		return Problems.answer(ProblemType.BAD_REQUEST, "a query parameter is not validly percent-encoded");
 	}
 
 	/**
@@ -174,6 +181,9 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 		if (cause instanceof DatabindException databind && !databind.getPath().isEmpty()) {
 			return "field " + databind.getPath().get(databind.getPath().size() - 1).getPropertyName()
 					+ " could not be read";
+		}
+		if (cause instanceof java.nio.charset.CharacterCodingException) {
+			return "the body is not valid UTF-8";
 		}
 		if (cause instanceof StreamReadException) {
 			return "the body is not valid JSON (or holds a duplicate key, a number out of range or trailing data)";

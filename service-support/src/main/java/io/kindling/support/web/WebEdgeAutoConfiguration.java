@@ -35,6 +35,11 @@ public class WebEdgeAutoConfiguration {
 	}
 
 	@Bean
+	StrictUtf8Bodies strictUtf8Bodies() {
+		return new StrictUtf8Bodies();
+	}
+
+	@Bean
 	ProblemErrorController problemErrorController(JsonMapper json) {
 		return new ProblemErrorController(json);
 	}
@@ -54,9 +59,8 @@ public class WebEdgeAutoConfiguration {
 	}
 
 	@Bean
-	FilterRegistrationBean<MultipartRefusal> multipartRefusal(JsonMapper json) {
-		FilterRegistrationBean<MultipartRefusal> registration = new FilterRegistrationBean<>(
-				new MultipartRefusal(json));
+	FilterRegistrationBean<ContentTypeGate> contentTypeGate(JsonMapper json) {
+		FilterRegistrationBean<ContentTypeGate> registration = new FilterRegistrationBean<>(new ContentTypeGate(json));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
 		return registration;
 	}

@@ -13,22 +13,27 @@ import org.jspecify.annotations.Nullable;
  * @param body the fields of its JSON body, or null when it takes none
  * @param authenticated whether it wants the caller's credentials
  * @param headers other headers a valid call sends ({@code Idempotency-Key})
+ * @param badQueries query strings it must refuse ({@code limit=abc})
  */
 public record Endpoint(String method, String path, @Nullable List<Field> body, boolean authenticated,
-		Map<String, String> headers) {
+		Map<String, String> headers, List<String> badQueries) {
 
 	public static Endpoint of(String method, String path, boolean authenticated) {
-		return new Endpoint(method, path, null, authenticated, Map.of());
+		return new Endpoint(method, path, null, authenticated, Map.of(), List.of());
 	}
 
 	public static Endpoint withBody(String method, String path, boolean authenticated, Field... fields) {
-		return new Endpoint(method, path, List.of(fields), authenticated, Map.of());
+		return new Endpoint(method, path, List.of(fields), authenticated, Map.of(), List.of());
 	}
 
 	public Endpoint header(String name, String value) {
 		Map<String, String> more = new java.util.LinkedHashMap<>(this.headers);
 		more.put(name, value);
-		return new Endpoint(this.method, this.path, this.body, this.authenticated, Map.copyOf(more));
+		return new Endpoint(this.method, this.path, this.body, this.authenticated, Map.copyOf(more), this.badQueries);
+	}
+
+	public Endpoint badQueries(String... queries) {
+		return new Endpoint(this.method, this.path, this.body, this.authenticated, this.headers, List.of(queries));
 	}
 
 	/** One field of a JSON body, with a value that is valid for it. */

@@ -141,6 +141,10 @@ public final class Fuzzer {
 		if (wrongMethods(endpoint, all).size() > 0) {
 			defects.add("method");
 		}
+		if (!endpoint.badQueries().isEmpty()) {
+			defects.add("query");
+			defects.add("query");
+		}
 		if (endpoint.authenticated()) {
 			defects.add("token");
 			defects.add("token");
@@ -157,6 +161,9 @@ public final class Fuzzer {
 			case "content-length" -> badContentLength(endpoint);
 			case "declared-oversize" -> declaredOversize(endpoint);
 			case "method" -> wrongMethod(endpoint, all);
+			case "query" ->
+				new Case("query", request(endpoint.method(), endpoint.path() + "?" + pick(endpoint.badQueries()),
+						authorization(endpoint), endpoint.headers(), null, null, false));
 			case "token" -> badToken(endpoint);
 			case "json" -> withBody(endpoint, "json", "application/json", brokenJson(endpoint));
 			case "field" -> withBody(endpoint, "field", "application/json", wrongField(endpoint));
