@@ -34,8 +34,6 @@ public enum ProblemType {
 
 	UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type"),
 
-	HEADERS_TOO_LARGE("headers-too-large", HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Request headers too large"),
-
 	/** A fault of ours, never of the caller's input. */
 	INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
 
@@ -138,7 +136,6 @@ public enum ProblemType {
 			case 406 -> NOT_ACCEPTABLE;
 			case 413 -> CONTENT_TOO_LARGE;
 			case 415 -> UNSUPPORTED_MEDIA_TYPE;
-			case 431 -> HEADERS_TOO_LARGE;
 			case 503 -> UNAVAILABLE;
 			default -> (status >= 500) ? INTERNAL_ERROR : BAD_REQUEST;
 		};

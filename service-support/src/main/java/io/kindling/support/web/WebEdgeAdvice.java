@@ -32,6 +32,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.HandlerMethodValidationException;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 import org.springframework.web.multipart.MaxUploadSizeExceededException;
 import org.springframework.web.multipart.MultipartException;
 import org.springframework.web.servlet.NoHandlerFoundException;
@@ -57,6 +58,12 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 			.sorted()
 			.collect(Collectors.joining("; "));
 		return Problems.answer(ProblemType.INVALID_REQUEST, detail);
+	}
+
+	/** A path variable or query parameter that does not convert to its type. */
+	@ExceptionHandler(MethodArgumentTypeMismatchException.class)
+	ResponseEntity<ProblemDetail> typeMismatch(MethodArgumentTypeMismatchException ex) {
+		return Problems.answer(ProblemType.INVALID_REQUEST, ex.getName() + " has the wrong type");
 	}
 
 	/** Tomcat refuses a query or form parameter that is not validly percent-encoded. */
