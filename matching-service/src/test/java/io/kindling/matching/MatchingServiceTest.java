@@ -1,11 +1,11 @@
 package io.kindling.matching;
 
-import io.kindling.infra.test.MutableClock;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 

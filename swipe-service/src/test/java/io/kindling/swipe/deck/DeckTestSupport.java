@@ -1,6 +1,5 @@
 package io.kindling.swipe.deck;
 
-import io.kindling.infra.test.MutableClock;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
@@ -17,6 +16,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.geo.Geohash;
