@@ -1,10 +1,7 @@
 package io.kindling.matching;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -32,12 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class WebEdgeFuzzIT {
 
-	static final long SEED = Long.getLong("kindling.fuzz.seed", 19);
-
-	static final Set<String> TYPES = Arrays.stream(ProblemType.values())
-		.map((type) -> type.uri().toString())
-		.collect(Collectors.toSet());
-
 	@LocalServerPort
 	int port;
 
@@ -54,10 +45,10 @@ class WebEdgeFuzzIT {
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();
 
-		Fuzzer.Report report = new Fuzzer(SEED, this.port, 16 * 1024, "Bearer " + token,
+		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + token,
 				List.of("", "Bearer", "Bearer nope", "Bearer " + "A".repeat(43), "Basic dXNlcjpwYXNz",
 						"Bearer " + token.substring(1), "Bearer " + token + "x"),
-				TYPES)
+				ProblemType.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());
@@ -69,8 +60,7 @@ class WebEdgeFuzzIT {
 	}
 
 	private Map<String, String> tables() {
-		return StoreSnapshot.database(System.getProperty("spring.datasource.url"),
-				System.getProperty("spring.datasource.username"), System.getProperty("spring.datasource.password"));
+		return StoreSnapshot.springDatasource();
 	}
 
 	private Map<String, String> redis() {

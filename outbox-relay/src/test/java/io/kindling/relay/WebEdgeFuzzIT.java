@@ -4,12 +4,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.UUID;
-import java.util.stream.Collectors;
 
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServers;
@@ -40,13 +37,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class WebEdgeFuzzIT {
 
-	static final long SEED = Long.getLong("kindling.fuzz.seed", 19);
-
 	static final String ADMIN_TOKEN = "fuzz-admin-token-0123456789";
-
-	static final Set<String> TYPES = Arrays.stream(ProblemType.values())
-		.map((type) -> type.uri().toString())
-		.collect(Collectors.toSet());
 
 	static OutboxDatabase matches;
 
@@ -79,8 +70,9 @@ class WebEdgeFuzzIT {
 				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
 		Map<String, String> before = tables();
 
-		Fuzzer.Report report = new Fuzzer(SEED, this.port, 16 * 1024, "Bearer " + ADMIN_TOKEN,
-				List.of("", "Bearer", "Bearer wrong", "Basic dXNlcjpwYXNz", "Bearer " + ADMIN_TOKEN + "x"), TYPES)
+		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + ADMIN_TOKEN,
+				List.of("", "Bearer", "Bearer wrong", "Basic dXNlcjpwYXNz", "Bearer " + ADMIN_TOKEN + "x"),
+				ProblemType.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());

@@ -1,11 +1,8 @@
 package io.kindling.swipe;
 
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -32,12 +29,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.data.redis.database=4")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class WebEdgeFuzzIT {
-
-	static final long SEED = Long.getLong("kindling.fuzz.seed", 19);
-
-	static final Set<String> TYPES = Arrays.stream(ProblemType.values())
-		.map((type) -> type.uri().toString())
-		.collect(Collectors.toSet());
 
 	@LocalServerPort
 	int port;
@@ -68,14 +59,14 @@ class WebEdgeFuzzIT {
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();
 
-		Fuzzer.Report report = new Fuzzer(SEED, this.port, 16 * 1024, "Bearer " + token,
+		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + token,
 				List.of("", "Bearer", "Bearer x.y.z", "Basic dXNlcjpwYXNz", "Bearer " + TestTokens.unsigned(user),
 						"Bearer " + TestTokens.signed("another-secret-of-at-least-thirty-two-bytes", "4242",
 								Instant.now().plusSeconds(3600)),
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "ana", Instant.now().plusSeconds(3600)),
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "4242", Instant.now().minusSeconds(60)),
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "4242", null), "Bearer " + token + "x"),
-				TYPES)
+				ProblemType.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());
@@ -88,8 +79,7 @@ class WebEdgeFuzzIT {
 	}
 
 	private Map<String, String> tables() {
-		return StoreSnapshot.database(System.getProperty("spring.datasource.url"),
-				System.getProperty("spring.datasource.username"), System.getProperty("spring.datasource.password"));
+		return StoreSnapshot.springDatasource();
 	}
 
 	private Map<String, String> redis() {

@@ -8,7 +8,6 @@ import io.kindling.support.web.Problems;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -24,9 +23,7 @@ class MatchingProblems {
 
 	@ExceptionHandler(Unauthenticated.class)
 	ResponseEntity<ProblemDetail> unauthenticated(Unauthenticated ex) {
-		HttpHeaders headers = new HttpHeaders();
-		headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-		return Problems.answer(ProblemType.UNAUTHENTICATED, ex.getMessage(), headers);
+		return Problems.unauthenticated(ex.getMessage());
 	}
 
 	@ExceptionHandler(RateLimited.class)

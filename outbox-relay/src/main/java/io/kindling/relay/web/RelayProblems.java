@@ -7,7 +7,6 @@ import io.kindling.support.web.Problems;
 
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -23,9 +22,7 @@ class RelayProblems {
 
 	@ExceptionHandler(AdminTokenMissing.class)
 	ResponseEntity<ProblemDetail> adminTokenMissing(AdminTokenMissing ex) {
-		HttpHeaders headers = new HttpHeaders();
-		headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-		return Problems.answer(ProblemType.UNAUTHENTICATED, ex.getMessage(), headers);
+		return Problems.unauthenticated(ex.getMessage());
 	}
 
 	@ExceptionHandler(ParkedRowNotFound.class)

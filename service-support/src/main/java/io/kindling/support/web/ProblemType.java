@@ -124,6 +124,13 @@ public enum ProblemType {
 		return this.uri;
 	}
 
+	/** Every type's URI, as a caller sees it in {@code type}. */
+	public static java.util.Set<String> uris() {
+		return java.util.Arrays.stream(values())
+			.map((type) -> type.uri().toString())
+			.collect(java.util.stream.Collectors.toUnmodifiableSet());
+	}
+
 	/**
 	 * The generic type of a status that something below the services' own code chose (the
 	 * container, a framework): 400 for a 4xx without one of its own, 500 for a 5xx.

@@ -40,6 +40,13 @@ public final class Problems {
 			.body(of(type, detail));
 	}
 
+	/** 401 with the RFC 6750 challenge. */
+	public static ResponseEntity<ProblemDetail> unauthenticated(@Nullable String detail) {
+		HttpHeaders headers = new HttpHeaders();
+		headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+		return answer(ProblemType.UNAUTHENTICATED, detail, headers);
+	}
+
 	/** {@code Retry-After} in whole seconds, at least one. */
 	public static HttpHeaders retryAfter(long seconds) {
 		HttpHeaders headers = new HttpHeaders();

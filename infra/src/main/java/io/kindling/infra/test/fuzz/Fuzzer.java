@@ -24,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Fuzzer {
 
+	/** The seed of a run: {@code -Dkindling.fuzz.seed=N} replays another. */
+	public static final long SEED = Long.getLong("kindling.fuzz.seed", 19);
+
 	private static final Pattern TYPE = Pattern.compile("\"type\"\\s*:\\s*\"([^\"]*)\"");
 
 	private static final Pattern STATUS = Pattern.compile("\"status\"\\s*:\\s*(\\d+)");

@@ -24,6 +24,12 @@ public final class StoreSnapshot {
 	private StoreSnapshot() {
 	}
 
+	/** {@link #database} of the test's own database, as {@code @RealServers} set it. */
+	public static Map<String, String> springDatasource() {
+		return database(System.getProperty("spring.datasource.url"), System.getProperty("spring.datasource.username"),
+				System.getProperty("spring.datasource.password"));
+	}
+
 	/** Table name to "rows/checksum" for every table of the database in the URL. */
 	public static Map<String, String> database(String jdbcUrl, String user, String password) {
 		Map<String, String> tables = new TreeMap<>();
