@@ -10,7 +10,6 @@ import java.util.UUID;
 import io.kindling.matching.queue.PoppedRoom;
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
-import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,8 +27,6 @@ import org.springframework.transaction.annotation.Transactional;
 @Repository
 class ConversationWriter {
 
-	static final String OUTBOX_TABLE = "room_outbox";
-
 	private final JdbcClient jdbc;
 
 	private final OutboxWriter outbox;
@@ -38,10 +35,9 @@ class ConversationWriter {
 
 	private final Clock clock;
 
-	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWakeUpProperties wakeUp) {
+	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWriter outbox) {
 		this.jdbc = jdbc;
-		// The relay publishes the room right after commit instead of at its next poll.
-		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE, OutboxWakeUp.udp(wakeUp.wakeUpAddress()));
+		this.outbox = outbox;
 		this.json = json;
 		this.clock = clock;
 	}

@@ -87,7 +87,7 @@ public final class RelayBench {
 		int seconds = (int) BenchArgs.longArg(args, "--seconds", 20);
 		Path root = BenchHost.root();
 		Path jar = ServiceJar.locate(root, "outbox-relay");
-		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/outbox-table.sql"))
+		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/V1__outbox_table.sql"))
 			.strip();
 		Path work = Files.createTempDirectory("kindling-bench-relay-");
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
@@ -102,7 +102,7 @@ public final class RelayBench {
 			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
 				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
-					db.createStatement().execute(tableShape.replace("outbox_table_name", table).replace(";", ""));
+					db.createStatement().execute(tableShape.replace("${outbox_table}", table).replace(";", ""));
 				}
 			}
 			createTopics(kafka.bootstrapServers());
