@@ -4,7 +4,9 @@ import java.net.ConnectException;
 import java.net.SocketTimeoutException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
+import java.util.List;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
@@ -16,6 +18,14 @@ import org.springframework.transaction.CannotCreateTransactionException;
  */
 final class StoreOutages {
 
+	/**
+	 * Redis replies that mean "not now" rather than "never": a cluster or a replica in
+	 * the middle of a failover, a dataset still loading, a script still running. Spring
+	 * Data Redis passes them on as API misuse, like a cross-slot command.
+	 */
+	private static final List<String> TRANSIENT_REDIS_ERRORS = List.of("CLUSTERDOWN ", "TRYAGAIN ", "LOADING ",
+			"MASTERDOWN ", "READONLY ", "BUSY ");
+
 	private StoreOutages() {
 	}
 
@@ -25,7 +35,7 @@ final class StoreOutages {
 					|| cause instanceof RecoverableDataAccessException
 					|| cause instanceof CannotCreateTransactionException || cause instanceof SQLTransientException
 					|| cause instanceof SQLRecoverableException || cause instanceof ConnectException
-					|| cause instanceof SocketTimeoutException) {
+					|| cause instanceof SocketTimeoutException || isTransientRedisError(cause)) {
 				return true;
 			}
 			if (cause.getCause() == cause) {
@@ -33,6 +43,13 @@ final class StoreOutages {
 			}
 		}
 		return false;
+	}
+
+	private static boolean isTransientRedisError(Throwable failure) {
+		String message = failure.getMessage();
+		boolean fromRedis = failure instanceof DataAccessException
+				|| failure.getClass().getName().startsWith("redis.clients.");
+		return fromRedis && message != null && TRANSIENT_REDIS_ERRORS.stream().anyMatch(message::startsWith);
 	}
 
 }

@@ -65,6 +65,22 @@ class EdgeTestApplication {
 			throw new CannotCreateTransactionException("Could not open JDBC Connection for transaction");
 		}
 
+		@GetMapping("/cluster-down")
+		void clusterDown() {
+			throw new InvalidDataAccessApiUsageException("CLUSTERDOWN The cluster is down");
+		}
+
+		@GetMapping("/read-only-replica")
+		void readOnlyReplica() {
+			throw new InvalidDataAccessApiUsageException("READONLY You can't write against a read only replica.");
+		}
+
+		@GetMapping("/script-error")
+		void scriptError() {
+			throw new InvalidDataAccessApiUsageException(
+					"ERR user_script:3: Script attempted to access a non local key in a cluster node script");
+		}
+
 		@GetMapping("/cross-slot")
 		void crossSlot() {
 			throw new InvalidDataAccessApiUsageException("CROSSSLOT Keys in request don't hash to the same slot");

@@ -105,7 +105,12 @@ class WebEdgeTests {
 						"internal-error"),
 				arguments("a Redis cross-slot error, a bug and not an outage", raw("GET /cross-slot HTTP/1.1\r\n"), 500,
 						"internal-error"),
+				arguments("a Redis script error, a bug", raw("GET /script-error HTTP/1.1\r\n"), 500, "internal-error"),
 				arguments("Redis unreachable", raw("GET /redis-down HTTP/1.1\r\n"), 503, "unavailable"),
+				arguments("a Redis cluster down in a failover", raw("GET /cluster-down HTTP/1.1\r\n"), 503,
+						"unavailable"),
+				arguments("a write to a demoted Redis primary", raw("GET /read-only-replica HTTP/1.1\r\n"), 503,
+						"unavailable"),
 				arguments("the database unreachable", raw("GET /database-down HTTP/1.1\r\n"), 503, "unavailable"));
 	}
 
