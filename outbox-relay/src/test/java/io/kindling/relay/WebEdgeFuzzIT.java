@@ -4,6 +4,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -14,10 +15,12 @@ import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.fuzz.Endpoint;
 import io.kindling.infra.test.fuzz.Fuzzer;
 import io.kindling.infra.test.fuzz.StoreSnapshot;
+import io.kindling.relay.source.OutboxSources;
 import io.kindling.support.web.ProblemType;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -26,6 +29,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * A thousand malformed requests, seeded, at the admin API and the actuator: each is
@@ -43,6 +47,9 @@ class WebEdgeFuzzIT {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	OutboxSources sources;
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
@@ -68,6 +75,9 @@ class WebEdgeFuzzIT {
 							"limit=99999999999"),
 				Endpoint.of("POST", "/api/outbox/parked/" + UUID.randomUUID() + "/retry", true),
 				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
+		// the relay makes its partition rows beside the outbox table once it sees the
+		// table
+		await().atMost(Duration.ofSeconds(30)).until(() -> this.sources.ready().size() == 1);
 		Map<String, String> before = tables();
 
 		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + ADMIN_TOKEN,
