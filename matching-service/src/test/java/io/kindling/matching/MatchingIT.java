@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,8 +11,10 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.fuzz.RawHttp;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
@@ -643,6 +646,43 @@ class MatchingIT {
 			.mapToDouble((line) -> Double.parseDouble(line.substring(series.length() + 1).strip()))
 			.findFirst()
 			.orElse(0);
+	}
+
+	/**
+	 * The three answers a new user's malformed requests found: a fraction truncated into
+	 * a join, a 500 for multipart without a boundary, Tomcat's HTML page for a
+	 * {@code %00}.
+	 */
+	@Test
+	void aFractionMultipartWithoutBoundaryAndANulInThePathAreRefusedAndChangeNothing() throws Exception {
+		String token = this.api.session();
+
+		Api.Response fraction = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": 2.5}");
+		assertThat(fraction.status()).isEqualTo(400);
+		assertProblem(fraction, 400);
+		assertThat(fraction.field("type")).isEqualTo("https://kindling.io/problems/unreadable-request-body");
+		Api.Response text = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": \"2\"}");
+		assertThat(text.status()).isEqualTo(400);
+		assertThat(text.field("type")).isEqualTo("https://kindling.io/problems/unreadable-request-body");
+
+		Api.Response multipart = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": 2}",
+				"Content-Type", "multipart/form-data");
+		assertThat(multipart.status()).isEqualTo(415);
+		assertProblem(multipart, 415);
+		assertThat(multipart.field("type")).isEqualTo("https://kindling.io/problems/unsupported-media-type");
+
+		// an HTTP client will not send this path: a raw socket does
+		RawHttp.Response nul = RawHttp.exchange("127.0.0.1", this.port,
+				("GET /api/matching/%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer "
+						+ token + "\r\n\r\n")
+					.getBytes(StandardCharsets.ISO_8859_1),
+				10_000);
+		assertThat(nul.status()).isEqualTo(400);
+		assertThat(nul.header("content-type")).startsWith("application/problem+json");
+		assertThat(nul.body()).contains("\"type\":\"https://kindling.io/problems/bad-request\"")
+			.doesNotContain("<html");
+
+		assertNothingChanged(token);
 	}
 
 	private void assertNothingChanged(String token) {

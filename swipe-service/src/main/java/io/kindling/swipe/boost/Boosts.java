@@ -7,11 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
-import io.kindling.swipe.web.ProblemException;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -55,9 +54,7 @@ public class Boosts {
 	}
 
 	Instant start(long userId) {
-		Profile profile = this.profiles.find(userId)
-			.orElseThrow(() -> new ProblemException(HttpStatus.CONFLICT, "No profile",
-					"Create a profile (PUT /api/profile) before boosting it."));
+		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefused.noProfile("before boosting it"));
 		Instant now = this.clock.instant();
 		Instant at = switch (this.startScript.start(userId, now, this.settings.duration(), this.settings.cooldown())) {
 			case StartBoostScript.Started started -> started.until();
