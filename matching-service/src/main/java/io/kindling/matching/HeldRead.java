@@ -47,6 +47,11 @@ public final class HeldRead<T> {
 		return known.value();
 	}
 
+	/** The next {@link #get} reads again, whatever the TTL. */
+	public void forget() {
+		this.held = null;
+	}
+
 	private boolean fresh(Held<T> known, Instant now) {
 		return now.isBefore(known.readAt().plus(this.ttl));
 	}
