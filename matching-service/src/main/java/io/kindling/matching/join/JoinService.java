@@ -12,6 +12,7 @@ import io.kindling.matching.room.RoomFormed;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.room.Seats;
 import io.kindling.matching.session.Session;
+import io.kindling.matching.stats.QueueStats;
 import io.kindling.matching.topic.TopicCatalogue;
 
 import org.springframework.dao.ConcurrencyFailureException;
@@ -38,8 +39,11 @@ public class JoinService {
 
 	private final RoomFormer former;
 
+	private final QueueStats stats;
+
 	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, TokenClaims claims,
-			SwapClaimScript swapClaims, Seats seats, RoomFormer former) {
+			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats) {
+		this.stats = stats;
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
 		this.topics = topics;
@@ -70,12 +74,12 @@ public class JoinService {
 			return MatchingStatus.matched(formed.get());
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
-		return MatchingStatus.of(attempt.held());
+		return status(attempt.held());
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */
 	public MatchingStatus current(String token) {
-		return MatchingStatus.of(this.claims.read(token));
+		return status(this.claims.read(token));
 	}
 
 	/**
@@ -91,7 +95,11 @@ public class JoinService {
 		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
 			state = this.claims.read(session.token());
 		}
-		return MatchingStatus.of(state);
+		return status(state);
+	}
+
+	private MatchingStatus status(TokenState state) {
+		return MatchingStatus.of(state, (waiting) -> this.stats.estimatedWait(waiting).toMillis());
 	}
 
 	/**

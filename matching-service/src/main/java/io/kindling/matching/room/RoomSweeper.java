@@ -6,6 +6,7 @@ import java.util.concurrent.ScheduledFuture;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.stats.QueueStats;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,11 +36,15 @@ class RoomSweeper implements SmartLifecycle {
 
 	private final TaskScheduler scheduler;
 
+	private final QueueStats stats;
+
 	private final MatchingProperties properties;
 
 	private volatile @Nullable ScheduledFuture<?> task;
 
-	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, MatchingProperties properties) {
+	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, QueueStats stats,
+			MatchingProperties properties) {
+		this.stats = stats;
 		this.queues = queues;
 		this.former = former;
 		this.scheduler = scheduler;
@@ -49,9 +54,14 @@ class RoomSweeper implements SmartLifecycle {
 	/**
 	 * One sweep over the active queues; a queue found empty leaves the index unless
 	 * someone joined it within the grace (a join marks its queue before its entry goes
-	 * in).
+	 * in). Then the queue stats' snapshot is read again, after the rooms it formed.
 	 */
 	void sweep() {
+		formRooms();
+		this.stats.refresh();
+	}
+
+	private void formRooms() {
 		for (ActiveQueues.Active active : this.queues.list()) {
 			MatchQueue queue = active.queue();
 			try {

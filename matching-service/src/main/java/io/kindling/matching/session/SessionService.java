@@ -59,7 +59,18 @@ public class SessionService {
 		Instant expiresAt = this.clock.instant().plus(this.properties.sessionTtl());
 		this.redis.opsForValue()
 			.set(key(token), String.valueOf(expiresAt.toEpochMilli()), this.properties.sessionTtl());
+		// a ban names a session by its key (the hash MySQL keeps), and must find the
+		// token's claim to take it out of its queue
+		this.redis.opsForValue().set(tokenKey(Session.keyOf(token)), token, this.properties.sessionTtl());
 		return new IssuedSession(token, expiresAt);
+	}
+
+	/**
+	 * The token of the session with this key (the SHA-256 of its token), while the
+	 * session lives.
+	 */
+	public Optional<String> tokenOf(String sessionKey) {
+		return Optional.ofNullable(this.redis.opsForValue().get(tokenKey(sessionKey)));
 	}
 
 	/**
@@ -100,6 +111,10 @@ public class SessionService {
 
 	private static String key(String token) {
 		return "matching:session:" + token;
+	}
+
+	private static String tokenKey(String sessionKey) {
+		return "matching:session-key:" + sessionKey;
 	}
 
 	record IssuedSession(String token, Instant expiresAt) {

@@ -50,6 +50,18 @@ public enum ProblemType {
 
 	ALREADY_JOINED("already-joined", HttpStatus.CONFLICT, "Already waiting or in a room"),
 
+	NO_ROOM("no-room", HttpStatus.NOT_FOUND, "No room"),
+
+	NO_SUCH_TOPIC("no-such-topic", HttpStatus.NOT_FOUND, "No such topic"),
+
+	TOPIC_NAME_TAKEN("topic-name-taken", HttpStatus.CONFLICT, "Topic name taken"),
+
+	BAD_BAN("bad-ban", HttpStatus.BAD_REQUEST, "Bad ban"),
+
+	ALREADY_BANNED("already-banned", HttpStatus.CONFLICT, "Already banned"),
+
+	NO_SUCH_BAN("no-such-ban", HttpStatus.NOT_FOUND, "No such ban"),
+
 	// swipe-service
 
 	BAD_IDEMPOTENCY_KEY("bad-idempotency-key", HttpStatus.BAD_REQUEST, "Bad Idempotency-Key"),
