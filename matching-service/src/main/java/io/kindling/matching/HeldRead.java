@@ -47,8 +47,11 @@ public final class HeldRead<T> {
 		return known.value();
 	}
 
-	/** The next {@link #get} reads again, whatever the TTL. */
-	public void forget() {
+	/**
+	 * The next {@link #get} reads again, whatever the TTL. Under the lock: a read begun
+	 * before the change being told must not store its stale answer after this.
+	 */
+	public synchronized void forget() {
 		this.held = null;
 	}
 

@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import io.kindling.matching.ban.BanList;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.QueueEviction;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
@@ -41,8 +42,11 @@ public class JoinService {
 
 	private final QueueStats stats;
 
+	private final QueueEviction eviction;
+
 	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, TokenClaims claims,
-			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats) {
+			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats, QueueEviction eviction) {
+		this.eviction = eviction;
 		this.stats = stats;
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
@@ -73,6 +77,13 @@ public class JoinService {
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
 			return MatchingStatus.matched(formed.get());
 		}
+		// asked again now that the claim is written: a ban made since the first question
+		// has forgotten this instance's cache before taking its session out of its
+		// queue, so either this sees it or that finds this claim
+		if (this.bans.isBanned(session.key(), clientAddress)) {
+			this.eviction.evict(session.token());
+			throw new JoinRefused.Banned();
+		}
 		// a room formed from here on reaches the caller by push or by its next poll
 		return status(attempt.held());
 	}
@@ -87,7 +98,19 @@ public class JoinService {
 	 * one's looks for a live room in MySQL that a Redis failover lost.
 	 */
 	public MatchingStatus status(Session session) {
+		return status(session, "");
+	}
+
+	/**
+	 * As {@link #status(Session)}; a waiting caller that is banned (its session, or this
+	 * address) is taken out of its queue and answered idle.
+	 */
+	MatchingStatus status(Session session, String clientAddress) {
 		TokenState state = this.claims.read(session.token());
+		if (state instanceof TokenState.Waiting && this.bans.isBanned(session.key(), clientAddress)) {
+			this.eviction.evict(session.token());
+			state = this.claims.read(session.token());
+		}
 		if (state instanceof TokenState.Waiting waiting) {
 			this.former.poll(session.token(), waiting);
 			state = this.claims.read(session.token());
