@@ -49,6 +49,7 @@ final class TwoInstances implements AutoCloseable {
 			return null;
 		});
 		this.jdbc.sql("DELETE FROM seats").update();
+		this.jdbc.sql("DELETE FROM bans").update();
 	}
 
 	double counter(String name, String... tags) {
@@ -66,7 +67,8 @@ final class TwoInstances implements AutoCloseable {
 			.initializers((context) -> TestClockConfiguration.register((GenericApplicationContext) context, clock))
 			// arguments, not default properties: they must win over application.yml
 			.run("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--spring.jmx.enabled=false",
+					"--kindling.matching.rate-limit.sessions-per-minute=0",
+					"--kindling.matching.admin-token=" + RoomFeatures.ADMIN_TOKEN, "--spring.jmx.enabled=false",
 					"--logging.level.root=WARN");
 	}
 
