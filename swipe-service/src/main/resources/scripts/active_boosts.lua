@@ -1,4 +1,4 @@
--- Active boosted users of a geohash cell, expired boosts removed first (seed).
+-- Active boosted users of a geohash cell, expired boosts removed first.
 -- KEYS[1]: boosted_users:{<geohashPrefix>}  ZSET member = user id, score = boost expiry (ms)
 -- ARGV[1]: now (ms)
 -- Returns the user ids whose boost has not expired.

@@ -1,4 +1,4 @@
--- The active super likers of a user, expired ones removed first (seed: ZREMRANGEBYSCORE, ZRANGEBYSCORE).
+-- The active super likers of a user, expired ones removed first (ZREMRANGEBYSCORE, then ZRANGEBYSCORE).
 -- KEYS[1]: super_likes:{<targetId>}  ZSET member = sender id, score = expiry (ms)
 -- ARGV[1]: now (ms), ARGV[2]: how many at most
 -- Returns the sender ids whose super like has not expired, soonest expiry first.

@@ -1,4 +1,4 @@
--- The seed's mutual-like script: records one right swipe of a pair and says whether the other side
+-- The mutual-like script: records one right swipe of a pair and says whether the other side
 -- had already swiped right, atomically, so two simultaneous likes see each other exactly once.
 -- KEYS[1]: match_pair:{min_user_id:max_user_id}
 --          (the full normalized pair is the Redis Cluster hash tag: all state of a pair is on one slot)

@@ -1,5 +1,5 @@
 -- Picks the least-shown active boosted users for one deck and counts the impressions, so that
--- when a cell has more boosts than deck slots the views are spread evenly (seed: dilute evenly).
+-- when a cell has more boosts than deck slots the views are spread evenly.
 -- Atomic, so concurrent deck assemblies never all pick the same user.
 -- KEYS[1]: boosted_users:{<geohashPrefix>}     ZSET user id -> boost expiry (ms)
 -- KEYS[2]: boost_impressions:{<geohashPrefix>} ZSET user id -> times inserted into a deck

@@ -1,5 +1,5 @@
 -- Starts a boost unless one is active or the user is inside the cooldown since the last one.
--- KEYS[1]: boost:{<userId>}           value = expiry (ms), SET NX PX duration (seed: SET NX EX 1800)
+-- KEYS[1]: boost:{<userId>}           value = expiry (ms), SET NX PX duration (30 min by default)
 -- KEYS[2]: boost_cooldown:{<userId>}  value = end of the cooldown (ms), PX cooldown
 -- ARGV[1]: now (ms), ARGV[2]: duration (ms), ARGV[3]: cooldown (ms)
 -- Returns {0, expiry} started · {1, expiry} one is active (no stacking) · {2, cooldown end} in cooldown.

@@ -11,7 +11,7 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Settings of room matching ({@code kindling.matching.*}), with the contract's defaults.
+ * Settings of room matching ({@code kindling.matching.*}), with their defaults.
  *
  * @param waitTimeout how long one may wait in a queue before being dropped
  * @param fallbackAfter how long the head of a size-3 queue waits before a room of two

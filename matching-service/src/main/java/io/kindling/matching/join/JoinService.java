@@ -16,7 +16,7 @@ import io.kindling.matching.topic.TopicCatalogue;
 
 import org.springframework.stereotype.Service;
 
-/** Joining, polling and leaving: the checks in the contract's order, then the queue. */
+/** Joining, polling and leaving: the checks in their documented order, then the queue. */
 @Service
 public class JoinService {
 

@@ -1,6 +1,6 @@
 package io.kindling.matching.queue;
 
-/** The contract's Redis keys for rooms. */
+/** The Redis keys of rooms. */
 public final class RedisKeys {
 
 	public static final String PREFIX = "matching:";

@@ -94,7 +94,7 @@ class ConversationWriter {
 		return conversationId;
 	}
 
-	/** The {@code ROOM_FORMED} payload of the contract; never a session token. */
+	/** The {@code ROOM_FORMED} payload consumers read; never a session token. */
 	record RoomFormedEvent(String eventId, String eventType, String eventKey, String roomId, long conversationId,
 			long topicId, int roomType, Instant formedAt, Instant occurredAt) {
 

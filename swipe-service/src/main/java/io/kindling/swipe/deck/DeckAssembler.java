@@ -21,10 +21,10 @@ import io.kindling.swipe.superlike.SuperLikes;
 import org.springframework.stereotype.Component;
 
 /**
- * Builds one deck (seed's boost delivery pipeline): active super likers first, then the
- * organic pool ranked by desirability and recency, with about one boosted profile after
- * every {@code organic-per-boost} organic ones and at most {@code max-boosted} per deck;
- * never the viewer, anyone blocked either way, or anyone already swiped.
+ * Builds one deck: active super likers first, then the organic pool ranked by
+ * desirability and recency, with about one boosted profile after every
+ * {@code organic-per-boost} organic ones and at most {@code max-boosted} per deck; never
+ * the viewer, anyone blocked either way, or anyone already swiped.
  */
 @Component
 class DeckAssembler {

@@ -14,8 +14,8 @@ import org.springframework.stereotype.Component;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Rows of {@code match_outbox}. Not {@link OutboxWriter#append}: the seed makes the
- * {@code MATCH_CREATED} insert idempotent ({@code ON DUPLICATE KEY UPDATE}), and the
+ * Rows of {@code match_outbox}. Not {@link OutboxWriter#append}: the
+ * {@code MATCH_CREATED} insert is idempotent ({@code ON DUPLICATE KEY UPDATE}), and the
  * event id is derived from the match, so a second writer of the same match (a retry, the
  * reconciler, the other side of the pair) adds nothing, and consumers that de-duplicate
  * on {@code event_id} see one event even if a late duplicate slipped past the retention.

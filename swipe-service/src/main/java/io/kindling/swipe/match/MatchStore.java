@@ -26,8 +26,8 @@ public class MatchStore {
 	}
 
 	/**
-	 * The seed's idempotent match insertion: one row per unordered pair however many
-	 * requests race here, and one {@code MATCH_CREATED} row for it.
+	 * Idempotent match insertion: one row per unordered pair however many requests race
+	 * here, and one {@code MATCH_CREATED} row for it.
 	 */
 	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {

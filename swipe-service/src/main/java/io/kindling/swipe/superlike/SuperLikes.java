@@ -18,8 +18,8 @@ import org.springframework.stereotype.Component;
  * Active super likes per target, {@code super_likes:{<targetId>}} scored by expiry (ms):
  * a SUPER_LIKE adds its sender for {@code kindling.swipe.super-like-ttl}; the sender
  * rewinding takes it away, and the target's next deck consumes those the target has
- * answered (swiped the sender, or blocked either way), as the seed removes consumed super
- * likes during deck generation.
+ * answered (swiped the sender, or blocked either way): cleaning up while a deck is built
+ * costs no Redis command on the swipe path.
  */
 @Component
 public class SuperLikes {

@@ -8,7 +8,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The seed's Lua script on {@code match_pair:{min:max}}: Lua rather than WATCH/MULTI
+ * The mutual-like Lua script on {@code match_pair:{min:max}}: Lua rather than WATCH/MULTI
  * because the check of the other side and the record of this side must be one atomic
  * step, without a retry loop under contention.
  */

@@ -18,7 +18,7 @@ import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Repository;
 
-/** The seed's statements on {@code swipe_history}, as SQL. */
+/** The statements on {@code swipe_history}, as SQL. */
 @Repository
 class SwipeHistory {
 
@@ -54,11 +54,12 @@ class SwipeHistory {
 	}
 
 	/**
-	 * The seed's TX 1 insert, committed on its own: stores the swipe unless the key is
-	 * known. A PASS is final the moment it is stored ({@code response_status = 0}); a
-	 * like stays NULL until decided. The row needs no {@code SELECT … FOR UPDATE} after a
-	 * fresh insert (this statement wrote every column and holds its id); a known key is
-	 * read by {@link #find} once the unique-key check has waited for its writer.
+	 * TX 1's insert, committed on its own before Redis is asked: stores the swipe unless
+	 * the key is known. A PASS is final the moment it is stored
+	 * ({@code response_status = 0}); a like stays NULL until decided. The row needs no
+	 * {@code SELECT … FOR UPDATE} after a fresh insert (this statement wrote every column
+	 * and holds its id); a known key is read by {@link #find} once the unique-key check
+	 * has waited for its writer.
 	 * <p>
 	 * The insert is also refused when the user has an active swipe on the target under
 	 * another key ({@code uk_swipe_user_active_target}); that earlier row's
@@ -110,11 +111,11 @@ class SwipeHistory {
 	}
 
 	/**
-	 * The seed's finalization of a non-match, once MySQL has confirmed there is no like
-	 * back: when Redis cannot be trusted to know, the check and the answer are one
-	 * statement. Both likes of a pair are committed before either side gets here, and
-	 * each statement reads what was committed when it ran, so of two simultaneous likes
-	 * at least one finds the other. A row already decided keeps its answer.
+	 * Finishes a non-match, once MySQL has confirmed there is no like back: when Redis
+	 * cannot be trusted to know, the check and the answer are one statement. Both likes
+	 * of a pair are committed before either side gets here, and each statement reads what
+	 * was committed when it ran, so of two simultaneous likes at least one finds the
+	 * other. A row already decided keeps its answer.
 	 * @return whether this call finished the swipe as a non-match; false when there is a
 	 * like back (a match to write) or the row was already decided
 	 */
@@ -142,7 +143,7 @@ class SwipeHistory {
 				""").param("likerId", likerId).param("likedId", likedId).query(Long.class).list().isEmpty();
 	}
 
-	/** The seed's finalization of a non-match; a row already decided keeps its answer. */
+	/** Finishes a non-match; a row already decided keeps its answer. */
 	boolean finishWithoutMatch(long userId, String requestId) {
 		return this.jdbc.sql("""
 				UPDATE swipe_history

@@ -13,7 +13,7 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 
 /**
- * The service's problem details (DESIGN.md: type, title, status, detail), built in one
+ * The service's problem details (RFC 9457: type, title, status, detail), built in one
  * place for the controller advice and for the filters that answer before Spring MVC.
  */
 public final class Problems {

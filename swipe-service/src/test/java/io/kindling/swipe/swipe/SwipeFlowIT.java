@@ -447,7 +447,7 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertThat(problem.get("status").asInt()).isEqualTo(status);
 		assertThat(problem.has("title")).isTrue();
 		assertThat(problem.has("detail")).isTrue();
-		// the contract's four members, the type naming the kind of problem (the 401 and
+		// RFC 9457's four members, the type naming the kind of problem (the 401 and
 		// 413 written by filters too)
 		assertThat(problem.get("type").asString()).as(response.body())
 			.matches("https://kindling\\.io/problems/[a-z0-9-]+");

@@ -47,8 +47,9 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * join that completes the room on the other, then both leave), beside a no-op endpoint
  * ({@code /actuator/health/liveness}) on the same instances;</li>
  * <li>push latency at 200 joins/s: from sending the join that completes a room on A to
- * the {@code matched} event on the other participant's stream on B; beside it the seed's
- * polling client (GET every second);</li>
+ * the {@code matched} event on the other participant's stream on B; beside it a client
+ * that learns of its room by polling (GET every second), as clients did before the
+ * push;</li>
  * <li>the forming script's cost with 100, 10,000 and 100,000 tokens waiting in the queue
  * it pops from.</li>
  * </ol>
@@ -350,8 +351,8 @@ public final class RoomsBench {
 	}
 
 	/**
-	 * The seed's client: polls every second; the room forms at a random point of its
-	 * cycle. Its latency goes to {@code polled} unless that is null (the lead-in).
+	 * A client without the push: polls every second; the room forms at a random point of
+	 * its cycle. Its latency goes to {@code polled} unless that is null (the lead-in).
 	 */
 	private static void polledRoom(ServiceClient a, ServiceClient b, String topic, String completer,
 			@Nullable Histogram polled, Load.Call call) throws InterruptedException {

@@ -47,9 +47,9 @@ import redis.clients.jedis.UnifiedJedis;
  * {@code POST /api/swipes} (70 % PASS, 28 % LIKE, 2 % SUPER_LIKE; 10 % of requests are
  * retries of an earlier request with the same Idempotency-Key) at full speed, then at
  * half that rate for latency; beside it, on the same database, a raw-JDBC loop doing the
- * seed's two transactions with the same mix (the storage ceiling). Mutual likes happen
- * because user {@code u}'s k-th swipe goes to {@code u xor k}, whose k-th swipe comes
- * back. Stops everything it started.
+ * plain two-transaction swipe write with the same mix (the storage ceiling). Mutual likes
+ * happen because user {@code u}'s k-th swipe goes to {@code u xor k}, whose k-th swipe
+ * comes back. Stops everything it started.
  */
 public final class SwipesBench {
 
@@ -165,11 +165,11 @@ public final class SwipesBench {
 					"POST /api/swipes: 70 %% PASS, 28 %% LIKE, 2 %% SUPER_LIKE, 10 %% retries (same key and payload); %d clients; %d s per row (full speed in 3 slices alternating with JDBC).%n",
 					clients, seconds);
 			System.out.printf(
-					"Ceiling: the seed's TX 1 (INSERT .. ON DUPLICATE KEY, SELECT .. FOR UPDATE, UPDATE response_status) and, for a mutual like, TX 2 (matches, swipe_history, match_outbox), raw JDBC, same mix, same database.%n%n");
+					"Ceiling: TX 1 (INSERT .. ON DUPLICATE KEY, SELECT .. FOR UPDATE, UPDATE response_status) and, for a mutual like, TX 2 (matches, swipe_history, match_outbox), raw JDBC, same mix, same database.%n%n");
 			String format = "| %-38s | %12s | %9s | %9s | %9s | %11s |%n";
 			System.out.printf(format, "path", "swipes/s", "p50 ms", "p99 ms", "matches", "of ceiling");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:", "---:");
-			System.out.printf(format, "raw JDBC, seed's two transactions", rate(jdbcMax), ms(jdbcMax, 50),
+			System.out.printf(format, "raw JDBC, the two transactions", rate(jdbcMax), ms(jdbcMax, 50),
 					ms(jdbcMax, 99), jdbcMax.count(MATCHES), "100 %");
 			System.out.printf(format, "HTTP POST /api/swipes, full speed", rate(httpMax), ms(httpMax, 50),
 					ms(httpMax, 99), httpMax.count(MATCHES),
@@ -314,9 +314,9 @@ public final class SwipesBench {
 	}
 
 	/**
-	 * The seed's two transactions by raw JDBC, one connection per client: TX 1 for every
-	 * swipe, and TX 2 when a like finds the other side's like (known here from the loop's
-	 * own memory, standing in for the Redis script).
+	 * The plain two-transaction swipe write by raw JDBC, one connection per client: TX 1
+	 * for every swipe, and TX 2 when a like finds the other side's like (known here from
+	 * the loop's own memory, standing in for the Redis script).
 	 */
 	static final class JdbcLoad {
 

@@ -1,6 +1,6 @@
 /**
- * {@code ./kindling bench swipes}: the swipe write path over HTTP beside the seed's two
- * transactions by raw JDBC.
+ * {@code ./kindling bench swipes}: the swipe write path over HTTP beside the plain
+ * two-transaction swipe write by raw JDBC.
  */
 @NullMarked
 package io.kindling.infra.bench.swipes;
