@@ -1,6 +1,5 @@
 package io.kindling.infra.bench.relay;
 
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;

@@ -169,8 +169,8 @@ public final class SwipesBench {
 			String format = "| %-38s | %12s | %9s | %9s | %9s | %11s |%n";
 			System.out.printf(format, "path", "swipes/s", "p50 ms", "p99 ms", "matches", "of ceiling");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:", "---:");
-			System.out.printf(format, "raw JDBC, the two transactions", rate(jdbcMax), ms(jdbcMax, 50),
-					ms(jdbcMax, 99), jdbcMax.count(MATCHES), "100 %");
+			System.out.printf(format, "raw JDBC, the two transactions", rate(jdbcMax), ms(jdbcMax, 50), ms(jdbcMax, 99),
+					jdbcMax.count(MATCHES), "100 %");
 			System.out.printf(format, "HTTP POST /api/swipes, full speed", rate(httpMax), ms(httpMax, 50),
 					ms(httpMax, 99), httpMax.count(MATCHES),
 					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
