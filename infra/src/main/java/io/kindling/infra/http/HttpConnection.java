@@ -9,6 +9,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +62,11 @@ public final class HttpConnection implements Closeable {
 		boolean fresh = this.socket == null;
 		try {
 			return readWhole(exchange(bytes, request.method()));
+		}
+		catch (SocketTimeoutException ex) {
+			// the server has the request and is slow: sending it again could do it twice
+			close();
+			throw ex;
 		}
 		catch (IOException ex) {
 			close();
