@@ -1,23 +1,14 @@
--- Undoes a formed room whose conversation could not be written: each participant still in it goes back to
--- the queue with the score it had, so nobody loses their place.
--- KEYS[1] matching:queue:<topicId>:<size>
--- KEYS[2] matching:queues
--- ARGV[1] key prefix, ARGV[2] room id, ARGV[3] topic id, ARGV[4] size, ARGV[5..] token, since, token, since, ...
+-- Undoes a popped room in the queue's slot, once its claims are settled: those whose claims went back to waiting
+-- return to the queue with the score they had, so nobody loses their place; every popped record of the room goes.
+-- KEYS[1] matching:queue:{<topicId>:<size>}, KEYS[2] matching:popped:{<topicId>:<size>}
+-- ARGV member, since (ms), back (1 = into the queue, 0 = only forget it), member, since, back, ...
 -- Returns how many went back.
-local restored = 0
-for i = 5, #ARGV, 2 do
-  local token = ARGV[i]
-  local since = ARGV[i + 1]
-  local room = ARGV[1] .. 'room:' .. token
-  if redis.call('HGET', room, 'room_id') == ARGV[2] then
-    redis.call('DEL', room)
-    redis.call('ZADD', KEYS[1], since, token)
-    redis.call('HSET', ARGV[1] .. 'waiting:' .. token, 'queue', KEYS[1], 'topic_id', ARGV[3], 'size', ARGV[4],
-      'since', since)
-    restored = restored + 1
+local back = 0
+for i = 1, #ARGV, 3 do
+  redis.call('ZREM', KEYS[2], ARGV[i])
+  if ARGV[i + 2] == '1' then
+    redis.call('ZADD', KEYS[1], ARGV[i + 1], ARGV[i])
+    back = back + 1
   end
 end
-if restored > 0 then
-  redis.call('SADD', KEYS[2], KEYS[1])
-end
-return restored
+return back

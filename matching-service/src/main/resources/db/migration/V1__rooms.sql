@@ -1,4 +1,4 @@
--- Rooms: topic catalogue, ban list, conversations formed from the queues, and the outbox the relay publishes.
+-- Rooms: topic catalogue, ban list and conversations formed from the queues.
 -- MySQL 8.0+ and MariaDB 10.6+.
 
 CREATE TABLE topics (
@@ -57,22 +57,5 @@ CREATE TABLE conversation_participants (
     CONSTRAINT fk_participants_conversation FOREIGN KEY (conversation_id) REFERENCES conversations (id)
 ) ENGINE = InnoDB;
 
--- The shape of outbox/src/main/resources/db/outbox/outbox-table.sql; the relay publishes it to kindling.rooms.
-CREATE TABLE room_outbox (
-    id              BIGINT        NOT NULL AUTO_INCREMENT,
-    event_id        CHAR(36)      NOT NULL,
-    event_type      VARCHAR(64)   NOT NULL,
-    event_key       VARCHAR(191)  NOT NULL,
-    key_hash        BIGINT        NOT NULL,            -- CRC32 of event_key: relays split keys by it
-    payload         MEDIUMTEXT    NOT NULL,            -- the Kafka record value, exactly as written
-    created_at      TIMESTAMP(6)  NOT NULL,
-    published_at    TIMESTAMP(6)  NULL,
-    attempts        INT           NOT NULL DEFAULT 0,
-    next_attempt_at TIMESTAMP(6)  NULL,
-    last_error      VARCHAR(1000) NULL,
-    parked_at       TIMESTAMP(6)  NULL,
-    PRIMARY KEY (id),
-    UNIQUE KEY uk_outbox_event_id (event_id),
-    KEY idx_outbox_unpublished (published_at, key_hash, id),
-    KEY idx_outbox_published_at (published_at)
-) ENGINE = InnoDB;
+-- room_outbox, which the relay publishes to kindling.rooms, is made by the outbox module's own migrations
+-- (OutboxSchema, kindling.outbox.table), right after these.

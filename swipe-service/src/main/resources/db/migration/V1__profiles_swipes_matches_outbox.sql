@@ -56,25 +56,5 @@ CREATE TABLE matches (
     CONSTRAINT ck_matches_ordered_pair CHECK (user_id_1 < user_id_2)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4;
 
--- The shape of outbox/src/main/resources/db/outbox/outbox-table.sql, plus match_id so that the seed's
--- MATCH_CREATED insert (ON DUPLICATE KEY UPDATE) is idempotent per match.
-CREATE TABLE match_outbox (
-    id              BIGINT        NOT NULL AUTO_INCREMENT,
-    event_id        CHAR(36)      NOT NULL,
-    event_type      VARCHAR(64)   NOT NULL,
-    event_key       VARCHAR(191)  NOT NULL,
-    key_hash        BIGINT        NOT NULL,
-    payload         MEDIUMTEXT    NOT NULL,
-    created_at      TIMESTAMP(6)  NOT NULL,
-    published_at    TIMESTAMP(6)  NULL,
-    attempts        INT           NOT NULL DEFAULT 0,
-    next_attempt_at TIMESTAMP(6)  NULL,
-    last_error      VARCHAR(1000) NULL,
-    parked_at       TIMESTAMP(6)  NULL,
-    match_id        BIGINT        NULL,
-    PRIMARY KEY (id),
-    UNIQUE KEY uk_outbox_event_id (event_id),
-    UNIQUE KEY uk_match_outbox_match_event (match_id, event_type),
-    KEY idx_outbox_unpublished (published_at, key_hash, id),
-    KEY idx_outbox_published_at (published_at)
-) ENGINE = InnoDB;
+-- match_outbox, which the relay publishes to kindling.matches, is made by the outbox module's own migrations
+-- (OutboxSchema, kindling.outbox.table), right after these.

@@ -6,6 +6,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 
@@ -13,12 +14,18 @@ import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.RestoreRoomScript;
+import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -65,6 +72,12 @@ class MatchingIT {
 
 	@Autowired
 	RoomFormer former;
+
+	@Autowired
+	ClaimWaitingScript claimWaiting;
+
+	@Autowired
+	SwapClaimScript swapClaims;
 
 	Api api;
 
@@ -172,7 +185,7 @@ class MatchingIT {
 		assertThat(event.get("conversation_id").asLong()).isEqualTo(conversationId);
 		assertThat(event.get("room_type").asInt()).isEqualTo(2);
 		assertThat(payload).doesNotContain(first).doesNotContain(second);
-		assertThat(this.redis.getExpire(RedisKeys.room(first))).isBetween(500L, 600L);
+		assertThat(this.redis.getExpire(RedisKeys.claim(first))).isBetween(500L, 600L);
 	}
 
 	@Test
@@ -217,8 +230,8 @@ class MatchingIT {
 		this.api.join(b, 3, 3);
 		this.clock.advance(Duration.ofSeconds(60));
 		await().atMost(Duration.ofSeconds(5))
-			.until(() -> this.redis.opsForHash().get(RedisKeys.room(a), "conversation_id") != null);
-		assertThat(this.redis.hasKey(RedisKeys.waiting(b))).isFalse();
+			.until(() -> this.redis.opsForHash().get(RedisKeys.claim(a), "conversation_id") != null);
+		assertThat(isWaiting(b)).isFalse();
 		assertMatchedBody(this.api.status(a).json(), 3, 2);
 	}
 
@@ -229,9 +242,11 @@ class MatchingIT {
 		this.clock.advance(Duration.ofMinutes(5).minusMillis(1));
 		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
 		this.clock.advance(Duration.ofMillis(1));
-		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.waiting(a)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.claim(a)));
 		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(4, 3))).isZero();
-		assertThat(this.redis.opsForSet().isMember(RedisKeys.ACTIVE_QUEUES, RedisKeys.queue(4, 3))).isFalse();
+		// the same sweep drops the emptied queue from the index, right after the claim
+		await().atMost(Duration.ofSeconds(5))
+			.until(() -> this.redis.opsForZSet().score(RedisKeys.ACTIVE_QUEUES, RedisKeys.queue(4, 3)) == null);
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(a, 4, 3).status()).isEqualTo(202);
 		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
@@ -434,9 +449,9 @@ class MatchingIT {
 			assertThat(bJoined.status()).isEqualTo(202);
 			assertThat(bJoined.field("status")).isEqualTo("waiting");
 			assertThat(this.api.status(a).body()).isEqualTo(aWaiting.body());
-			assertThat(this.redis.hasKey(RedisKeys.room(a))).isFalse();
-			assertThat(this.redis.hasKey(RedisKeys.room(b))).isFalse();
-			assertThat(this.redis.opsForZSet().score(RedisKeys.queue(4, 2), a))
+			assertThat(this.redis.opsForHash().hasKey(RedisKeys.claim(a), "room_id")).isFalse();
+			assertThat(this.redis.opsForHash().hasKey(RedisKeys.claim(b), "room_id")).isFalse();
+			assertThat(entryScore(RedisKeys.queue(4, 2), a))
 				.isEqualTo((double) Instant.parse(aWaiting.field("waiting_since")).toEpochMilli());
 			assertThat(this.redis.opsForZSet().size(RedisKeys.queue(4, 2))).isEqualTo(2);
 			assertThat(countConversations()).isEqualTo(conversationsBefore);
@@ -460,13 +475,13 @@ class MatchingIT {
 		String b = this.api.session();
 		String c = this.api.session();
 		Instant now = this.clock.instant();
-		assertThat(this.formRoom.join(a, queue, UUID.randomUUID().toString(), now))
-			.hasValueSatisfying((queued) -> assertThat(queued.room()).isEmpty());
-		FormRoomScript.Result popped = this.formRoom.join(b, queue, UUID.randomUUID().toString(), now).orElseThrow();
+		assertThat(scriptJoin(a, queue, now).room()).isEmpty();
+		FormRoomScript.Result popped = scriptJoin(b, queue, now);
 		assertThat(popped.room())
 			.hasValueSatisfying((room) -> assertThat(room.tokens()).containsExactlyInAnyOrder(a, b));
 		// the conversation could not be written: both go back to their places
-		assertThat(this.restoreRoom.restore(popped.room().get())).isEqualTo(2);
+		PoppedRoom room = popped.room().get();
+		assertThat(this.restoreRoom.restore(room, Set.copyOf(room.participants()))).isEqualTo(2);
 		// whoever is waiting is refused, in this queue or another, and nothing changes
 		assertThat(this.former.join(a, queue, now).joined()).isFalse();
 		assertThat(this.former.join(a, new MatchQueue(2, 3), now).joined()).isFalse();
@@ -478,39 +493,115 @@ class MatchingIT {
 		RoomFormer.Attempt joined = this.former.join(c, queue, now.plusMillis(5));
 		assertThat(joined.joined()).isTrue();
 		assertThat(joined.formed())
-			.hasValueSatisfying((room) -> assertThat(room.tokens()).containsExactlyInAnyOrder(a, b));
+			.hasValueSatisfying((formed) -> assertThat(formed.tokens()).containsExactlyInAnyOrder(a, b));
 		assertThat(this.api.status(a).field("status")).isEqualTo("matched");
 		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
 		// and whoever is in a room is refused
 		assertThat(this.former.join(b, queue, now).joined()).isFalse();
-		assertThat(this.redis.opsForZSet().range(RedisKeys.queue(1, 2), 0, -1)).containsExactly(c);
+		assertThat(tokensIn(RedisKeys.queue(1, 2))).containsExactly(c);
 	}
 
 	@Test
-	void aRoomWhoseProcessDiedAfterThePopFreesItsPeopleWhenThePendingTtlPasses() {
+	void aRoomWhoseProcessDiedAfterMovingTheClaimsFreesItsPeopleWhenThePendingTtlPasses() {
 		String a = this.api.session();
 		String b = this.api.session();
 		this.api.join(a, 2, 3);
 		this.api.join(b, 2, 3);
-		// the "crashed" process pops a fallback room straight from Redis and never writes
-		// its conversation
-		FormRoomScript.Result popped = this.formRoom.form(new MatchQueue(2, 3), UUID.randomUUID().toString(),
-				this.clock.instant().plusSeconds(60));
-		assertThat(popped.room()).isPresent();
+		// the "crashed" process pops a fallback room straight from Redis, moves its
+		// people's claims into it, and never writes its conversation
+		PoppedRoom room = this.formRoom
+			.form(new MatchQueue(2, 3), this.clock.instant().plusSeconds(60), Optional.empty())
+			.room()
+			.orElseThrow();
+		for (QueueEntry entry : room.participants()) {
+			assertThat(this.swapClaims.swap(new SwapClaimScript.Swap(entry.token(),
+					new TokenState.Waiting(room.queue(), entry.since(), entry.joinId()), room.claim(entry),
+					Duration.ofSeconds(2))))
+				.isTrue();
+		}
 
-		// a room key without a conversation id answers waiting
+		// a room claim without a conversation id answers waiting
 		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
 		assertThat(this.api.status(b).field("status")).isEqualTo("waiting");
 		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
-		assertThat(this.redis.getExpire(RedisKeys.room(a), java.util.concurrent.TimeUnit.MILLISECONDS)).isBetween(1L,
+		assertThat(this.redis.getExpire(RedisKeys.claim(a), java.util.concurrent.TimeUnit.MILLISECONDS)).isBetween(1L,
 				2_000L);
 
-		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.room(a)));
+		await().atMost(Duration.ofSeconds(5)).until(() -> !this.redis.hasKey(RedisKeys.claim(a)));
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.status(b).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(a, 2, 2).status()).isEqualTo(202);
 		assertThat(this.api.join(b, 2, 2).status()).isEqualTo(200);
 		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
+	}
+
+	@Test
+	void aRoomWhoseProcessDiedRightAfterThePopFreesItsPeopleOnTheirNextPollOnceTheGraceIsOver() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 2, 3);
+		this.api.join(b, 2, 3);
+		// the "crashed" process pops a fallback room and dies before it moves any claim:
+		// the claims say waiting, the queue has neither, only the popped record
+		assertThat(
+				this.formRoom.form(new MatchQueue(2, 3), this.clock.instant().plusSeconds(60), Optional.empty()).room())
+			.isPresent();
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
+		assertThat(isWaiting(a)).isTrue();
+
+		// while the popped record stands, the room may still be on its way: waiting
+		this.clock.advance(Duration.ofSeconds(60));
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
+
+		// once it is older than the pending TTL nobody is forming it: a poll (or a join)
+		// sets the claim idle
+		this.clock.advance(Duration.ofSeconds(3));
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.join(b, 2, 2).status()).isEqualTo(202);
+		assertThat(this.api.join(a, 2, 2).status()).isEqualTo(200);
+		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+			.containsPattern("kindling_matching_claims_repaired_total\\{size=\"3\",topic=\"2\"\\} 2");
+	}
+
+	@Test
+	void anEntryWhoseClaimIsGoneIsDroppedFromTheRoomAndTheOthersKeepTheirPlaces() {
+		String a = this.api.session();
+		String b = this.api.session();
+		String c = this.api.session();
+		MatchQueue queue = new MatchQueue(3, 2);
+		// a left, and its process died between deleting the claim and removing the entry
+		assertThat(scriptJoin(a, queue, this.clock.instant()).room()).isEmpty();
+		this.redis.delete(RedisKeys.claim(a));
+		this.clock.advance(Duration.ofSeconds(1));
+		Response bWaiting = this.api.join(b, 3, 2);
+		assertThat(bWaiting.status()).as("a's stale entry cannot make a room with b").isEqualTo(202);
+		assertThat(tokensIn(RedisKeys.queue(3, 2))).containsExactly(b);
+		assertThat(this.api.status(b).body()).isEqualTo(bWaiting.body());
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		Response matched = this.api.join(c, 3, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		assertThat(this.api.status(b).body()).isEqualTo(matched.body());
+	}
+
+	@Test
+	void aLeaveReachesMySqlSoTheLeaverCanBeMatchedAgainWithinTheRoomTtl() {
+		String a = this.api.session();
+		String b = this.api.session();
+		String c = this.api.session();
+		this.api.join(a, 1, 2);
+		String firstRoom = this.api.join(b, 1, 2).field("room_id");
+		assertThat(liveSeat(a)).isEqualTo(firstRoom);
+		assertThat(this.api.leave(a).status()).isEqualTo(204);
+		assertThat(liveSeat(a)).isNull();
+		assertThat(liveSeat(b)).isEqualTo(firstRoom);
+
+		this.clock.advance(Duration.ofMinutes(1));
+		this.api.join(a, 1, 2);
+		Response again = this.api.join(c, 1, 2);
+		assertThat(again.status()).isEqualTo(200);
+		assertThat(again.field("room_id")).isNotEqualTo(firstRoom);
+		assertThat(liveSeat(a)).isEqualTo(again.field("room_id"));
 	}
 
 	@Test
@@ -531,7 +622,43 @@ class MatchingIT {
 	private void assertNothingChanged(String token) {
 		assertThat(this.api.status(token).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.redis.keys("matching:queue:*")).isEmpty();
-		assertThat(this.redis.keys("matching:waiting:*")).isEmpty();
+		assertThat(this.redis.keys("matching:claim:*")).isEmpty();
+	}
+
+	/** The queue half of a join, without writing any room it pops. */
+	private FormRoomScript.Result scriptJoin(String token, MatchQueue queue, Instant now) {
+		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, UUID.randomUUID().toString());
+		assertThat(this.claimWaiting.claim(token, waiting).claimed()).isTrue();
+		return this.formRoom.join(queue, waiting.entry(token), now);
+	}
+
+	private boolean isWaiting(String token) {
+		return this.redis.opsForHash().hasKey(RedisKeys.claim(token), "join");
+	}
+
+	private @Nullable Double entryScore(String queue, String token) {
+		Object join = this.redis.opsForHash().get(RedisKeys.claim(token), "join");
+		return this.redis.opsForZSet().score(queue, token + ":" + join);
+	}
+
+	private List<String> tokensIn(String queue) {
+		return this.redis.opsForZSet()
+			.range(queue, 0, -1)
+			.stream()
+			.map((member) -> member.substring(0, member.lastIndexOf(':')))
+			.toList();
+	}
+
+	private @Nullable String liveSeat(String token) {
+		return this.jdbc.sql("""
+				SELECT room_id FROM seats
+				WHERE participant_key = :key AND left_at IS NULL AND live_until > FROM_UNIXTIME(:now)
+				""")
+			.param("key", Session.keyOf(token))
+			.param("now", this.clock.instant().getEpochSecond())
+			.query(String.class)
+			.optional()
+			.orElse(null);
 	}
 
 	private static void assertProblem(Response response, int status) {

@@ -162,8 +162,7 @@ class TwoInstancesIT {
 		await().atMost(Duration.ofSeconds(20)).until(() -> noFallbackRoomLeft());
 		clock.advance(Duration.ofMinutes(5));
 		await().atMost(Duration.ofSeconds(20))
-			.until(() -> redis.keys("matching:waiting:*").isEmpty()
-					&& redis.opsForSet().size(RedisKeys.ACTIVE_QUEUES) == 0);
+			.until(() -> noWaitingClaimLeft() && redis.opsForZSet().size(RedisKeys.ACTIVE_QUEUES) == 0);
 		assertThat(redis.keys("matching:queue:*")).isEmpty();
 
 		Map<String, Joined> byKey = new HashMap<>();
@@ -248,6 +247,10 @@ class TwoInstancesIT {
 			assertThat(pick(random).leave(token).status()).isEqualTo(204);
 			leftTheQueue.incrementAndGet();
 		}
+	}
+
+	private static boolean noWaitingClaimLeft() {
+		return redis.keys("matching:claim:*").stream().noneMatch((claim) -> redis.opsForHash().hasKey(claim, "join"));
 	}
 
 	private static boolean noFallbackRoomLeft() {

@@ -1,9 +1,5 @@
 package io.kindling.relay;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -11,6 +7,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxSchema;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
 
@@ -19,9 +16,9 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * A test database on the real MariaDB with an outbox table made from the shared table
- * shape, written to the way the services write: {@link OutboxWriter} inside a
- * transaction.
+ * A test database on the real MariaDB with an outbox table made by the outbox's own
+ * migrations, as the services make theirs, written to the way the services write:
+ * {@link OutboxWriter} inside a transaction.
  */
 final class OutboxDatabase implements AutoCloseable {
 
@@ -50,8 +47,8 @@ final class OutboxDatabase implements AutoCloseable {
 		SqlTime.UTC_CONNECTION.forEach(this.dataSource::addDataSourceProperty);
 		this.jdbc = JdbcClient.create(this.dataSource);
 		this.transactions = new TransactionTemplate(new DataSourceTransactionManager(this.dataSource));
-		this.jdbc.sql("DROP TABLE IF EXISTS " + table).update();
-		this.jdbc.sql(tableShape().replace("outbox_table_name", table)).update();
+		this.jdbc.sql("DROP TABLE IF EXISTS " + table + ", " + OutboxSchema.historyTable(table)).update();
+		OutboxSchema.migrate(this.dataSource, table);
 		this.writer = new OutboxWriter(this.jdbc, table);
 	}
 
@@ -70,19 +67,6 @@ final class OutboxDatabase implements AutoCloseable {
 		String payload = "{\"event_id\":\"" + eventId + "\",\"event_type\":\"MATCH_CREATED\",\"event_key\":\"" + key
 				+ "\"" + payloadSuffix + "}";
 		return new OutboxEvent(UUID.fromString(eventId), "MATCH_CREATED", key, payload, Instant.now());
-	}
-
-	private static String tableShape() {
-		try (InputStream in = OutboxWriter.class.getResourceAsStream("/db/outbox/outbox-table.sql")) {
-			if (in == null) {
-				throw new IllegalStateException("db/outbox/outbox-table.sql is not on the classpath");
-			}
-			String sql = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
-			return sql.endsWith(";") ? sql.substring(0, sql.length() - 1) : sql;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 	@Override

@@ -1,7 +1,6 @@
 package io.kindling.outbox;
 
 import java.nio.charset.StandardCharsets;
-import java.util.regex.Pattern;
 import java.util.zip.CRC32;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -9,12 +8,12 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * Appends events to one outbox table inside the caller's transaction, so an event exists
- * exactly when the fact it reports was committed. The table's shape is
- * {@code classpath:db/outbox/outbox-table.sql}.
+ * exactly when the fact it reports was committed. Appending is idempotent by event id: an
+ * event derived from its fact (a match's {@code MATCH_CREATED}) may be appended by every
+ * writer that reaches the fact, and the table holds it once. The table is made by
+ * {@link OutboxSchema}.
  */
 public final class OutboxWriter {
-
-	private static final Pattern TABLE_NAME = Pattern.compile("[a-z][a-z0-9_]{0,63}");
 
 	private final JdbcClient jdbc;
 
@@ -33,21 +32,21 @@ public final class OutboxWriter {
 	 * reach Kafka without waiting for the relays' next poll.
 	 */
 	public OutboxWriter(JdbcClient jdbc, String table, OutboxWakeUp wakeUp) {
-		if (!TABLE_NAME.matcher(table).matches()) {
-			throw new IllegalArgumentException("not an outbox table name: " + table);
-		}
+		TableName.require(table);
 		this.jdbc = jdbc;
 		this.table = table;
 		this.wakeUp = wakeUp;
 		this.insert = """
 				INSERT INTO %s (event_id, event_type, event_key, key_hash, payload, created_at)
 				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, FROM_UNIXTIME(:createdAt))
+				ON DUPLICATE KEY UPDATE event_id = event_id
 				""".formatted(table);
 	}
 
 	/**
-	 * Writes the event; fails when no transaction is active, since the row would commit
-	 * on its own.
+	 * Writes the event unless the table holds its id already (the row there, published or
+	 * not, is left as it is); fails when no transaction is active, since the row would
+	 * commit on its own.
 	 */
 	public void append(OutboxEvent event) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {

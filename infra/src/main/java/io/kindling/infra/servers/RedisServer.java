@@ -15,9 +15,20 @@ public final class RedisServer extends ServerProcess {
 
 	private final int port;
 
+	private final List<String> options;
+
 	public RedisServer(Path workDir, int port) {
+		this(workDir, port, List.of());
+	}
+
+	/**
+	 * @param options more {@code --name value} options, for example those of a cluster
+	 * node or a replica
+	 */
+	public RedisServer(Path workDir, int port, List<String> options) {
 		super("redis", workDir);
 		this.port = port;
+		this.options = List.copyOf(options);
 	}
 
 	public int port() {
@@ -29,6 +40,7 @@ public final class RedisServer extends ServerProcess {
 		List<String> command = new ArrayList<>(List.of(binary(), "--port", String.valueOf(this.port), "--bind",
 				"127.0.0.1", "--dir", this.workDir.toString(), "--save", "", "--appendonly", "no", "--daemonize", "no",
 				"--protected-mode", "no"));
+		command.addAll(this.options);
 		String module = System.getenv("KINDLING_REDIS_MODULE");
 		if (module != null && !module.isBlank()) {
 			command.addAll(List.of("--loadmodule", module));

@@ -21,6 +21,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * &#64;SpringBootTest
  * class SwipeIT { ... }
  * </pre>
+ *
+ * With {@code redis = RedisMode.CLUSTER} or {@code RedisMode.SENTINEL} the Redis is a
+ * real cluster or a primary with a replica and Sentinels, and a Spring test context
+ * cached for one mode is never reused by a test class of another.
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -33,6 +37,9 @@ public @interface RealServers {
 
 	/** The database created on MariaDB and put in {@code kindling.database.name}. */
 	String database() default "kindling_test";
+
+	/** How Redis runs when {@link Server#REDIS} is asked for. */
+	RedisMode redis() default RedisMode.STANDALONE;
 
 	enum Server {
 

@@ -11,6 +11,8 @@ import java.util.Set;
 import io.kindling.infra.kafka.KafkaBroker;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.RedisCluster;
+import io.kindling.infra.servers.RedisSentinels;
 import io.kindling.infra.servers.RedisServer;
 import io.kindling.infra.test.RealServers.Server;
 import org.jspecify.annotations.Nullable;
@@ -38,9 +40,7 @@ public final class RealServersExtension implements BeforeAllCallback {
 		Set<Server> wanted = EnumSet.noneOf(Server.class);
 		wanted.addAll(List.of(annotation.value()));
 		if (wanted.contains(Server.REDIS)) {
-			started.startRedis();
-			System.setProperty("spring.data.redis.host", "127.0.0.1");
-			System.setProperty("spring.data.redis.port", String.valueOf(started.redis().port()));
+			useRedis(started, annotation.redis());
 		}
 		if (wanted.contains(Server.MARIADB)) {
 			started.startMariaDb();
@@ -60,8 +60,50 @@ public final class RealServersExtension implements BeforeAllCallback {
 		}
 	}
 
+	/**
+	 * Spring Boot picks Sentinel over Cluster over one server when several are set, so
+	 * the properties of the other modes are cleared.
+	 */
+	private static void useRedis(Servers started, RedisMode mode) {
+		for (String property : REDIS_PROPERTIES) {
+			System.clearProperty(property);
+		}
+		switch (mode) {
+			case STANDALONE -> {
+				started.startRedis();
+				System.setProperty("spring.data.redis.host", "127.0.0.1");
+				System.setProperty("spring.data.redis.port", String.valueOf(started.redis().port()));
+			}
+			case CLUSTER -> {
+				started.startRedisCluster();
+				System.setProperty("spring.data.redis.cluster.nodes", started.redisCluster().nodes());
+			}
+			case SENTINEL -> {
+				started.startRedisSentinels();
+				System.setProperty("spring.data.redis.sentinel.master", started.redisSentinels().masterName());
+				System.setProperty("spring.data.redis.sentinel.nodes", started.redisSentinels().sentinelNodes());
+			}
+		}
+	}
+
+	private static final List<String> REDIS_PROPERTIES = List.of("spring.data.redis.host", "spring.data.redis.port",
+			"spring.data.redis.cluster.nodes", "spring.data.redis.sentinel.master", "spring.data.redis.sentinel.nodes");
+
 	public static RedisServer redis() {
 		return running().redis();
+	}
+
+	/** The cluster of a {@code redis = RedisMode.CLUSTER} test class. */
+	public static RedisCluster redisCluster() {
+		return running().redisCluster();
+	}
+
+	/**
+	 * The primary, replica and Sentinels of a {@code redis = RedisMode.SENTINEL} test
+	 * class.
+	 */
+	public static RedisSentinels redisSentinels() {
+		return running().redisSentinels();
 	}
 
 	public static MariaDbServer mariaDb() {
@@ -102,6 +144,10 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		private @Nullable RedisServer redis;
 
+		private @Nullable RedisCluster redisCluster;
+
+		private @Nullable RedisSentinels redisSentinels;
+
 		private @Nullable MariaDbServer mariaDb;
 
 		private @Nullable KafkaBroker kafka;
@@ -121,6 +167,20 @@ public final class RealServersExtension implements BeforeAllCallback {
 			if (this.redis == null) {
 				this.redis = new RedisServer(this.root.resolve("redis"), FreePorts.pick());
 				this.redis.start();
+			}
+		}
+
+		synchronized void startRedisCluster() {
+			if (this.redisCluster == null) {
+				this.redisCluster = new RedisCluster(this.root.resolve("redis-cluster"));
+				this.redisCluster.start();
+			}
+		}
+
+		synchronized void startRedisSentinels() {
+			if (this.redisSentinels == null) {
+				this.redisSentinels = new RedisSentinels(this.root.resolve("redis-sentinels"));
+				this.redisSentinels.start();
 			}
 		}
 
@@ -145,6 +205,20 @@ public final class RealServersExtension implements BeforeAllCallback {
 			return this.redis;
 		}
 
+		RedisCluster redisCluster() {
+			if (this.redisCluster == null) {
+				throw new IllegalStateException("no Redis Cluster: ask for redis = RedisMode.CLUSTER in @RealServers");
+			}
+			return this.redisCluster;
+		}
+
+		RedisSentinels redisSentinels() {
+			if (this.redisSentinels == null) {
+				throw new IllegalStateException("no Sentinels: ask for redis = RedisMode.SENTINEL in @RealServers");
+			}
+			return this.redisSentinels;
+		}
+
 		MariaDbServer mariaDb() {
 			if (this.mariaDb == null) {
 				throw new IllegalStateException("MariaDB was not asked for in @RealServers");
@@ -161,7 +235,8 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		@Override
 		public synchronized void close() {
-			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.mariaDb }) {
+			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.redisCluster,
+					this.redisSentinels, this.mariaDb }) {
 				if (server != null) {
 					try {
 						server.close();

@@ -1,24 +1,28 @@
 package io.kindling.matching.join;
 
-import java.time.Instant;
 import java.util.Optional;
 
 import io.kindling.matching.ban.BanList;
-import io.kindling.matching.queue.LeaveScript;
 import io.kindling.matching.queue.MatchQueue;
-import io.kindling.matching.queue.ReadStateScript;
+import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomFormed;
 import io.kindling.matching.room.RoomFormer;
+import io.kindling.matching.room.Seats;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.topic.TopicCatalogue;
 
+import org.springframework.dao.ConcurrencyFailureException;
 import org.springframework.stereotype.Service;
 
 /** Joining, polling and leaving: the checks in their documented order, then the queue. */
 @Service
 public class JoinService {
+
+	/** A leave retries this often when its claim keeps moving under it. */
+	private static final int LEAVE_ATTEMPTS = 5;
 
 	private final RateLimiter rateLimiter;
 
@@ -26,19 +30,22 @@ public class JoinService {
 
 	private final TopicCatalogue topics;
 
-	private final LeaveScript leave;
+	private final TokenClaims claims;
 
-	private final ReadStateScript readState;
+	private final SwapClaimScript swapClaims;
+
+	private final Seats seats;
 
 	private final RoomFormer former;
 
-	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, LeaveScript leave,
-			ReadStateScript readState, RoomFormer former) {
+	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, TokenClaims claims,
+			SwapClaimScript swapClaims, Seats seats, RoomFormer former) {
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
 		this.topics = topics;
-		this.leave = leave;
-		this.readState = readState;
+		this.claims = claims;
+		this.swapClaims = swapClaims;
+		this.seats = seats;
 		this.former = former;
 	}
 
@@ -54,8 +61,7 @@ public class JoinService {
 		if (!this.topics.isActive(queue.topicId())) {
 			throw new JoinRefused.TopicUnavailable(queue.topicId());
 		}
-		Instant now = this.former.now();
-		RoomFormer.Attempt attempt = this.former.join(session.token(), queue, now);
+		RoomFormer.Attempt attempt = this.former.join(session.token(), queue, this.former.now());
 		if (!attempt.joined()) {
 			throw new JoinRefused.AlreadyJoined();
 		}
@@ -63,29 +69,69 @@ public class JoinService {
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
 			return MatchingStatus.matched(formed.get());
 		}
-		// queued at now (the script stored exactly that ms); a room formed from here on
-		// reaches the caller by push or by its next poll
-		return MatchingStatus.waiting(queue.topicId(), queue.size(), Instant.ofEpochMilli(now.toEpochMilli()));
+		// a room formed from here on reaches the caller by push or by its next poll
+		return MatchingStatus.of(attempt.held());
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */
 	public MatchingStatus current(String token) {
-		return MatchingStatus.of(this.readState.read(token));
+		return MatchingStatus.of(this.claims.read(token));
 	}
 
-	/** The caller's status; a waiting caller's poll also tries to form a room. */
+	/**
+	 * The caller's status; a waiting caller's poll also tries to form a room, and an idle
+	 * one's looks for a live room in MySQL that a Redis failover lost.
+	 */
 	public MatchingStatus status(Session session) {
-		TokenState state = this.readState.read(session.token());
+		TokenState state = this.claims.read(session.token());
 		if (state instanceof TokenState.Waiting waiting) {
-			this.former.tryForm(waiting.queue());
-			state = this.readState.read(session.token());
+			this.former.poll(session.token(), waiting);
+			state = this.claims.read(session.token());
+		}
+		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
+			state = this.claims.read(session.token());
 		}
 		return MatchingStatus.of(state);
 	}
 
-	/** Leaves the queue or the room; nothing to leave is fine too. */
+	/**
+	 * Leaves the queue or the room; nothing to leave is fine too. The claim goes first
+	 * and then the queue entry (an entry without its claim is dropped when popped); a
+	 * room is left in MySQL first and then in Redis, so a leave acknowledged is never
+	 * undone by a later room's refusal.
+	 */
 	void leave(Session session) {
-		this.leave.leave(session.token());
+		String token = session.token();
+		for (int attempt = 0; attempt < LEAVE_ATTEMPTS; attempt++) {
+			TokenState state = this.claims.read(token);
+			switch (state) {
+				case TokenState.Idle idle -> {
+					return;
+				}
+				case TokenState.Waiting waiting -> {
+					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, waiting))) {
+						this.claims.removeEntry(waiting.queue(), waiting.entry(token));
+						return;
+					}
+				}
+				case TokenState.Forming forming -> {
+					this.seats.leave(token, forming.roomId(), this.former.now());
+					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, forming))) {
+						return;
+					}
+				}
+				case TokenState.Matched matched -> {
+					this.seats.leave(token, matched.roomId(), this.former.now());
+					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, matched))) {
+						return;
+					}
+				}
+			}
+			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
+			// is
+			// now
+		}
+		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
 	}
 
 }

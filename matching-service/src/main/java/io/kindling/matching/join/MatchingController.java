@@ -32,7 +32,8 @@ class MatchingController {
 			HttpServletRequest http) {
 		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(),
 				new MatchQueue(request.topicId(), request.size()));
-		return ResponseEntity.status(status.isMatched() ? HttpStatus.OK : HttpStatus.ACCEPTED).body(status);
+		return ResponseEntity.status((status instanceof MatchingStatus.Matched) ? HttpStatus.OK : HttpStatus.ACCEPTED)
+			.body(status);
 	}
 
 	@GetMapping("/api/matching")

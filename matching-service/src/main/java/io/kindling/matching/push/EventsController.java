@@ -37,8 +37,8 @@ class EventsController {
 		this.streams.add(session.token(), emitter);
 		emitter.send(SseEmitter.event().comment("subscribed"));
 		MatchingStatus status = this.joins.status(session);
-		if (status.isMatched()) {
-			this.streams.send(session.token(), emitter, status);
+		if (status instanceof MatchingStatus.Matched matched) {
+			this.streams.send(session.token(), emitter, matched);
 		}
 		return emitter;
 	}

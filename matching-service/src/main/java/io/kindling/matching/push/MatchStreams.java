@@ -63,7 +63,7 @@ class MatchStreams implements SmartLifecycle {
 	}
 
 	/** Sends {@code matched} to every stream this token has open here. */
-	void matched(String token, MatchingStatus status) {
+	void matched(String token, MatchingStatus.Matched status) {
 		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
 		if (emitters == null) {
 			return;
@@ -77,11 +77,10 @@ class MatchStreams implements SmartLifecycle {
 	 * Sends {@code matched} to one open stream, unless it was already told of this room:
 	 * the pub/sub message and a catch-up after a lost subscription may both carry it.
 	 */
-	void send(String token, SseEmitter emitter, MatchingStatus status) {
+	void send(String token, SseEmitter emitter, MatchingStatus.Matched status) {
 		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
 		AtomicReference<String> sentRoom = (emitters != null) ? emitters.get(emitter) : null;
-		if (sentRoom == null || status.roomId() == null
-				|| status.roomId().equals(sentRoom.getAndSet(status.roomId()))) {
+		if (sentRoom == null || status.roomId().equals(sentRoom.getAndSet(status.roomId()))) {
 			return;
 		}
 		try {

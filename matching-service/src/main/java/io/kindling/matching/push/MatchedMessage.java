@@ -16,7 +16,7 @@ import tools.jackson.databind.json.JsonMapper;
  * can tell from them alone whether the message is for it.
  */
 @JsonPropertyOrder({ "tokens", "status" })
-record MatchedMessage(List<String> tokens, MatchingStatus status) {
+record MatchedMessage(List<String> tokens, MatchingStatus.Matched status) {
 
 	static final String CHANNEL = "matching:matched";
 

@@ -80,8 +80,8 @@ class MatchedSubscriber {
 			for (String token : this.streams.tokens()) {
 				try {
 					MatchingStatus status = this.joins.current(token);
-					if (status.isMatched()) {
-						this.streams.matched(token, status);
+					if (status instanceof MatchingStatus.Matched matched) {
+						this.streams.matched(token, matched);
 					}
 				}
 				catch (RuntimeException ex) {

@@ -3,7 +3,9 @@ package io.kindling.matching.queue;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.UUID;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.redis.LuaScript;
@@ -13,7 +15,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code scripts/form_room.lua}: drops timed-out entries and pops at most one room; and
- * the join, {@code scripts/enqueue.lua} followed by the same forming in one script.
+ * the queue half of a join, {@code scripts/enqueue.lua} followed by the same forming in
+ * one script. Both touch only the queue's slot.
  */
 @Component
 public class FormRoomScript {
@@ -27,6 +30,8 @@ public class FormRoomScript {
 
 	private final LuaScript<List> join = LuaScript.chain("join", List.class, "enqueue", "form_room");
 
+	private final LuaScript<String> find = LuaScript.load("find_entry", String.class);
+
 	private final StringRedisTemplate redis;
 
 	private final MatchingProperties properties;
@@ -36,65 +41,90 @@ public class FormRoomScript {
 		this.properties = properties;
 	}
 
-	public Result form(MatchQueue queue, String roomId, Instant now) {
-		return result(
-				this.form.run(this.redis, List.of(queue.key(), RedisKeys.ACTIVE_QUEUES), args(queue, roomId, now)),
-				queue, roomId, now);
-	}
-
 	/**
-	 * Puts the token in the queue and tries to form a room, in one atomic call: nobody
-	 * else can pop the token between the two. The room formed, if any, holds the oldest
-	 * in the queue, which may or may not include the token.
-	 * @return empty when the token is already waiting somewhere or in a room
+	 * Forms at most one room.
+	 * @param lookFor an entry whose place to report, if any
 	 */
-	public Optional<Result> join(String token, MatchQueue queue, String roomId, Instant now) {
-		List<String> args = new ArrayList<>(List.of(args(queue, roomId, now)));
-		args.add(token);
-		List<?> result = this.join.run(this.redis,
-				List.of(queue.key(), RedisKeys.ACTIVE_QUEUES, RedisKeys.waiting(token), RedisKeys.room(token)),
-				args.toArray(String[]::new));
-		if (number(result.get(0)) < 0) {
-			return Optional.empty();
-		}
-		return Optional.of(result(result, queue, roomId, now));
-	}
-
-	private String[] args(MatchQueue queue, String roomId, Instant now) {
-		long nowMillis = now.toEpochMilli();
-		return new String[] { RedisKeys.PREFIX, String.valueOf(queue.size()), String.valueOf(queue.topicId()),
-				String.valueOf(nowMillis), String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
-				String.valueOf(nowMillis - this.properties.fallbackAfter().toMillis()), roomId,
-				String.valueOf(this.properties.roomPendingTtl().toMillis()), String.valueOf(MOST_DROPPED_PER_CALL) };
-	}
-
-	private static Result result(List<?> result, MatchQueue queue, String roomId, Instant now) {
-		int timedOut = number(result.get(0));
-		int roomSize = number(result.get(1));
-		int stillWaiting = number(result.get(2));
-		if (roomSize == 0) {
-			return new Result(timedOut, stillWaiting, Optional.empty());
-		}
-		boolean fallback = number(result.get(3)) == 1;
-		List<PoppedRoom.Participant> participants = new ArrayList<>(roomSize);
-		for (int i = 4; i + 1 < result.size(); i += 2) {
-			participants.add(new PoppedRoom.Participant(String.valueOf(result.get(i)),
-					Instant.ofEpochMilli((long) Double.parseDouble(String.valueOf(result.get(i + 1))))));
-		}
-		return new Result(timedOut, stillWaiting,
-				Optional.of(new PoppedRoom(roomId, queue, fallback, now, List.copyOf(participants))));
-	}
-
-	private static int number(Object value) {
-		return Integer.parseInt(String.valueOf(value));
+	public Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor) {
+		return result(this.form.run(this.redis, List.of(queue.key(), queue.poppedKey()),
+				args(queue, now, lookFor.map(QueueEntry::member).orElse(""))), queue, now);
 	}
 
 	/**
-	 * @param timedOut how many were dropped for waiting past the timeout
+	 * Puts the joiner's entry in the queue (its claim is already held) and tries to form
+	 * a room, in one atomic call: nobody else can pop the entry between the two. The room
+	 * formed, if any, holds the oldest in the queue, which may or may not include the
+	 * joiner.
+	 */
+	public Result join(MatchQueue queue, QueueEntry entry, Instant now) {
+		return result(this.join.run(this.redis, List.of(queue.key(), queue.poppedKey()),
+				args(queue, entry.since(), entry.member())), queue, now);
+	}
+
+	/** The SHA of the join's script, as Redis caches it. */
+	public String joinSha1() {
+		return this.join.sha1();
+	}
+
+	/**
+	 * Where an entry is ({@code scripts/find_entry.lua}), changing nothing in the queue.
+	 */
+	public Place find(MatchQueue queue, QueueEntry entry, Instant now) {
+		String place = this.find.run(this.redis, List.of(queue.key(), queue.poppedKey()), entry.member(),
+				String.valueOf(now.toEpochMilli() - this.properties.roomPendingTtl().toMillis()));
+		return Place.valueOf(String.valueOf(place).toUpperCase(Locale.ROOT));
+	}
+
+	private String[] args(MatchQueue queue, Instant now, String lookFor) {
+		long nowMillis = now.toEpochMilli();
+		return new String[] { String.valueOf(queue.size()), String.valueOf(nowMillis),
+				String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
+				String.valueOf(nowMillis - this.properties.fallbackAfter().toMillis()),
+				String.valueOf(nowMillis - this.properties.roomPendingTtl().toMillis()),
+				String.valueOf(MOST_DROPPED_PER_CALL), lookFor };
+	}
+
+	private static Result result(List<?> answer, MatchQueue queue, Instant now) {
+		int stillWaiting = Integer.parseInt(String.valueOf(answer.get(0)));
+		boolean fallback = "1".equals(String.valueOf(answer.get(1)));
+		Place place = Place.valueOf(String.valueOf(answer.get(2)).toUpperCase(Locale.ROOT));
+		int timedOutCount = Integer.parseInt(String.valueOf(answer.get(3)));
+		List<QueueEntry> timedOut = entries(answer, 4, 4 + 2 * timedOutCount);
+		List<QueueEntry> popped = entries(answer, 4 + 2 * timedOutCount, answer.size());
+		Optional<PoppedRoom> room = popped.isEmpty() ? Optional.empty()
+				: Optional.of(new PoppedRoom(UUID.randomUUID().toString(), queue, fallback, now, popped));
+		return new Result(stillWaiting, timedOut, place, room);
+	}
+
+	private static List<QueueEntry> entries(List<?> answer, int from, int to) {
+		List<QueueEntry> entries = new ArrayList<>((to - from) / 2);
+		for (int i = from; i + 1 < to; i += 2) {
+			entries.add(QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1))));
+		}
+		return entries;
+	}
+
+	/** Where an entry looked for is after the call. */
+	public enum Place {
+
+		/** Still waiting in the queue. */
+		QUEUED,
+
+		/** Popped into a room whose claims are being moved. */
+		POPPED,
+
+		/** Neither: it left, timed out, or its queue lost it. */
+		NONE
+
+	}
+
+	/**
 	 * @param stillWaiting how many are left in the queue
+	 * @param timedOut the entries dropped for waiting past the timeout
+	 * @param place where the entry looked for is (none when none was looked for)
 	 * @param room the room popped, if one formed
 	 */
-	public record Result(int timedOut, int stillWaiting, Optional<PoppedRoom> room) {
+	public record Result(int stillWaiting, List<QueueEntry> timedOut, Place place, Optional<PoppedRoom> room) {
 
 	}
 

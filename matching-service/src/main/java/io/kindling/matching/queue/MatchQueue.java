@@ -7,10 +7,15 @@ public record MatchQueue(long topicId, int size) {
 		return RedisKeys.queue(this.topicId, this.size);
 	}
 
-	/** The queue a key {@code matching:queue:<topicId>:<size>} names. */
+	String poppedKey() {
+		return RedisKeys.popped(this.topicId, this.size);
+	}
+
+	/** The queue a key {@code matching:queue:{<topicId>:<size>}} names. */
 	public static MatchQueue fromKey(String key) {
-		String[] parts = key.substring(RedisKeys.QUEUE_PREFIX.length()).split(":");
-		return new MatchQueue(Long.parseLong(parts[0]), Integer.parseInt(parts[1]));
+		String tag = key.substring(RedisKeys.QUEUE_PREFIX.length() + 1, key.length() - 1);
+		int colon = tag.indexOf(':');
+		return new MatchQueue(Long.parseLong(tag.substring(0, colon)), Integer.parseInt(tag.substring(colon + 1)));
 	}
 
 }

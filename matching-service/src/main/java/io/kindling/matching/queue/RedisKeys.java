@@ -1,28 +1,45 @@
 package io.kindling.matching.queue;
 
-/** The Redis keys of rooms. */
+/**
+ * The Redis keys of rooms. Each script touches one hash slot, so that the same keys work
+ * on one server, behind Sentinels and on a cluster: a queue's keys share the tag
+ * {@code {<topicId>:<size>}}, a token's claim has the token as its tag.
+ */
 public final class RedisKeys {
 
 	public static final String PREFIX = "matching:";
 
 	static final String QUEUE_PREFIX = PREFIX + "queue:";
 
-	/** The set of queue keys that may hold someone; the sweeper visits these. */
+	/**
+	 * The queues that may hold someone (ZSET, score ms of the last join), which the
+	 * sweeper visits; never {@code KEYS} or {@code SCAN}.
+	 */
 	public static final String ACTIVE_QUEUES = PREFIX + "queues";
 
 	private RedisKeys() {
 	}
 
+	/** The queue's waiting entries: ZSET, member {@code <token>:<join id>}, score ms. */
 	public static String queue(long topicId, int size) {
-		return QUEUE_PREFIX + topicId + ":" + size;
+		return QUEUE_PREFIX + tag(topicId, size);
 	}
 
-	public static String waiting(String token) {
-		return PREFIX + "waiting:" + token;
+	/**
+	 * The queue's entries popped into a room whose claims are being moved: ZSET, member
+	 * as the queue's, score ms when popped.
+	 */
+	public static String popped(long topicId, int size) {
+		return PREFIX + "popped:" + tag(topicId, size);
 	}
 
-	public static String room(String token) {
-		return PREFIX + "room:" + token;
+	/** Where the token is: its one claim (hash), waiting or in a room. */
+	public static String claim(String token) {
+		return PREFIX + "claim:{" + token + "}";
+	}
+
+	private static String tag(long topicId, int size) {
+		return "{" + topicId + ":" + size + "}";
 	}
 
 }

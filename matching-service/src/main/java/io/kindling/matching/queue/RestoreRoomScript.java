@@ -2,13 +2,17 @@ package io.kindling.matching.queue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import io.kindling.redis.LuaScript;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/** {@code scripts/restore_room.lua}: puts a room's people back where they waited. */
+/**
+ * {@code scripts/restore_room.lua}: puts a popped room's people back where they waited,
+ * in the queue's slot, once their claims are back to waiting.
+ */
 @Component
 public class RestoreRoomScript {
 
@@ -21,17 +25,19 @@ public class RestoreRoomScript {
 	}
 
 	/**
-	 * @return how many went back (those who left meanwhile stay out)
+	 * @param back the participants whose claims went back to waiting: their entries
+	 * return with their old scores; the others' popped records are only forgotten
+	 * @return how many went back
 	 */
-	public long restore(PoppedRoom room) {
-		MatchQueue queue = room.queue();
-		List<String> args = new ArrayList<>(List.of(RedisKeys.PREFIX, room.roomId(), String.valueOf(queue.topicId()),
-				String.valueOf(queue.size())));
-		for (PoppedRoom.Participant participant : room.participants()) {
-			args.add(participant.token());
+	public long restore(PoppedRoom room, Set<QueueEntry> back) {
+		List<String> args = new ArrayList<>();
+		for (QueueEntry participant : room.participants()) {
+			args.add(participant.member());
 			args.add(String.valueOf(participant.since().toEpochMilli()));
+			args.add(back.contains(participant) ? "1" : "0");
 		}
-		return this.script.run(this.redis, List.of(queue.key(), RedisKeys.ACTIVE_QUEUES), args.toArray(String[]::new));
+		MatchQueue queue = room.queue();
+		return this.script.run(this.redis, List.of(queue.key(), queue.poppedKey()), args.toArray(String[]::new));
 	}
 
 }

@@ -1,29 +1,155 @@
 package io.kindling.matching.queue;
 
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
- * Where a session token is: nowhere, in a queue, in a room being written, or in a room.
+ * Where a session token is, as its one claim in Redis says: nowhere, in a queue, in a
+ * room being written, or in a room. The claim is a hash; {@link #fields()} writes it and
+ * {@link #parse} reads it back.
  */
 public sealed interface TokenState {
 
+	String JOIN = "join";
+
+	String ROOM_ID = "room_id";
+
+	/** The claim's fields (none for idle). */
+	Map<String, String> fields();
+
+	/**
+	 * The field that names this claim for a compare-and-set: a waiting claim's join id, a
+	 * room claim's room id.
+	 */
+	String identityField();
+
+	String identity();
+
 	record Idle() implements TokenState {
+
+		@Override
+		public Map<String, String> fields() {
+			return Map.of();
+		}
+
+		@Override
+		public String identityField() {
+			return JOIN;
+		}
+
+		@Override
+		public String identity() {
+			return "";
+		}
 
 	}
 
-	/** In a queue since {@code since}. */
-	record Waiting(MatchQueue queue, Instant since) implements TokenState {
+	/** In a queue since {@code since}, by the join {@code joinId}. */
+	record Waiting(MatchQueue queue, Instant since, String joinId) implements TokenState {
+
+		public QueueEntry entry(String token) {
+			return new QueueEntry(token, this.joinId, this.since);
+		}
+
+		@Override
+		public Map<String, String> fields() {
+			return ordered(JOIN, this.joinId, "topic_id", this.queue.topicId(), "size", this.queue.size(), "since",
+					this.since.toEpochMilli());
+		}
+
+		@Override
+		public String identityField() {
+			return JOIN;
+		}
+
+		@Override
+		public String identity() {
+			return this.joinId;
+		}
 
 	}
 
 	/** Popped into a room whose conversation is not written yet: it answers waiting. */
-	record Forming(MatchQueue queue, Instant since, String roomId) implements TokenState {
+	record Forming(MatchQueue queue, Instant since, String roomId, int roomType,
+			Instant matchedAt) implements TokenState {
+
+		public Matched written(long conversationId) {
+			return new Matched(this.roomId, conversationId, this.roomType, this.queue.topicId(), this.matchedAt);
+		}
+
+		@Override
+		public Map<String, String> fields() {
+			return ordered(ROOM_ID, this.roomId, "topic_id", this.queue.topicId(), "size", this.queue.size(),
+					"room_type", this.roomType, "since", this.since.toEpochMilli(), "matched_at",
+					this.matchedAt.toEpochMilli());
+		}
+
+		@Override
+		public String identityField() {
+			return ROOM_ID;
+		}
+
+		@Override
+		public String identity() {
+			return this.roomId;
+		}
 
 	}
 
 	record Matched(String roomId, long conversationId, int roomType, long topicId,
 			Instant matchedAt) implements TokenState {
 
+		@Override
+		public Map<String, String> fields() {
+			return ordered(ROOM_ID, this.roomId, "conversation_id", this.conversationId, "room_type", this.roomType,
+					"topic_id", this.topicId, "matched_at", this.matchedAt.toEpochMilli());
+		}
+
+		@Override
+		public String identityField() {
+			return ROOM_ID;
+		}
+
+		@Override
+		public String identity() {
+			return this.roomId;
+		}
+
+	}
+
+	/** The state a claim's fields describe; none is idle. */
+	static TokenState parse(Map<String, String> fields) {
+		if (fields.containsKey(JOIN)) {
+			return new Waiting(queue(fields), millis(fields.get("since")), fields.get(JOIN));
+		}
+		if (!fields.containsKey(ROOM_ID)) {
+			return new Idle();
+		}
+		String conversationId = fields.get("conversation_id");
+		if (conversationId == null) {
+			return new Forming(queue(fields), millis(fields.get("since")), fields.get(ROOM_ID),
+					Integer.parseInt(fields.get("room_type")), millis(fields.get("matched_at")));
+		}
+		return new Matched(fields.get(ROOM_ID), Long.parseLong(conversationId),
+				Integer.parseInt(fields.get("room_type")), Long.parseLong(fields.get("topic_id")),
+				millis(fields.get("matched_at")));
+	}
+
+	private static MatchQueue queue(Map<String, String> fields) {
+		return new MatchQueue(Long.parseLong(fields.get("topic_id")), Integer.parseInt(fields.get("size")));
+	}
+
+	private static Instant millis(String value) {
+		return Instant.ofEpochMilli(Long.parseLong(value));
+	}
+
+	private static Map<String, String> ordered(Object... pairs) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		for (int i = 0; i + 1 < pairs.length; i += 2) {
+			fields.put(String.valueOf(pairs[i]), String.valueOf(pairs[i + 1]));
+		}
+		return fields;
 	}
 
 }

@@ -1,16 +1,18 @@
 package io.kindling.matching.room;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
-import io.kindling.outbox.OutboxWakeUp;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
 import tools.jackson.databind.json.JsonMapper;
@@ -19,16 +21,17 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Isolation;
 import org.springframework.transaction.annotation.Transactional;
 
 /**
- * Writes a popped room as a conversation with its participants, and its
- * {@code ROOM_FORMED} outbox row in the same transaction.
+ * Writes a popped room as a conversation with its participants, their seats, and its
+ * {@code ROOM_FORMED} outbox row in the same transaction. MySQL is the truth for rooms:
+ * the write is refused ({@link SeatsTaken}) when a participant already sits in a live
+ * one.
  */
 @Repository
 class ConversationWriter {
-
-	static final String OUTBOX_TABLE = "room_outbox";
 
 	private final JdbcClient jdbc;
 
@@ -38,19 +41,30 @@ class ConversationWriter {
 
 	private final Clock clock;
 
-	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWakeUpProperties wakeUp) {
+	private final Seats seats;
+
+	private final Duration roomTtl;
+
+	ConversationWriter(JdbcClient jdbc, JsonMapper json, Clock clock, OutboxWriter outbox, Seats seats,
+			MatchingProperties properties) {
 		this.jdbc = jdbc;
-		// The relay publishes the room right after commit instead of at its next poll.
-		this.outbox = new OutboxWriter(jdbc, OUTBOX_TABLE, OutboxWakeUp.udp(wakeUp.wakeUpAddress()));
+		this.outbox = outbox;
+		this.seats = seats;
+		this.roomTtl = properties.roomTtl();
 		this.json = json;
 		this.clock = clock;
 	}
 
 	/**
+	 * Read committed: the seats' locking reads then take no gap locks, which made
+	 * concurrent rooms of new participants deadlock.
 	 * @return the conversation id
+	 * @throws SeatsTaken when a participant is already in a live room (nothing written)
 	 */
-	@Transactional
+	@Transactional(isolation = Isolation.READ_COMMITTED)
 	public long write(PoppedRoom room) {
+		List<String> participantKeys = room.tokens().stream().map(Session::keyOf).sorted().toList();
+		this.seats.seat(room.roomId(), participantKeys, room.formedAt(), room.formedAt().plus(this.roomTtl));
 		KeyHolder keys = new GeneratedKeyHolder();
 		this.jdbc.sql("""
 				INSERT INTO conversations (room_id, topic_id, size, room_type, fallback, formed_at)
@@ -66,7 +80,7 @@ class ConversationWriter {
 		long conversationId = keys.getKeyAs(Number.class).longValue();
 		// all participants in one statement: a room is written on the join that completes
 		// it, so each round trip here is on that caller's time
-		List<PoppedRoom.Participant> participants = room.participants();
+		List<QueueEntry> participants = room.participants();
 		StringBuilder values = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
 		params.put("conversationId", conversationId);

@@ -1,17 +1,30 @@
 package io.kindling.matching.room;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
 
-import io.kindling.matching.queue.ConfirmRoomScript;
+import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.queue.ActiveQueues;
+import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RestoreRoomScript;
+import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.SwapClaimScript.Swap;
+import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.session.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,22 +34,38 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.TransactionException;
 
 /**
- * Tries to form a room from a queue: the atomic pop in Redis, then the conversation in
- * MySQL, then the conversation id back into the room keys. Joins, polls and the sweeper
- * all come here.
+ * Joins and forms rooms, step by step across slots (each step one atomic script on one
+ * slot; {@code docs/rooms-on-cluster.md} tells what a crash between two leaves): a
+ * token's claim first, then its queue entry; a pop in the queue's slot, then each
+ * member's claim moved by compare-and-set, then the conversation in MySQL (which refuses
+ * a participant already in a live room), then the claims confirmed. Joins, polls and the
+ * sweeper all come here.
  */
 @Service
 public class RoomFormer {
 
+	/**
+	 * How long a waiting claim may go without its queue holding its entry (or a popped
+	 * record of it) before a poll sets it idle: longer than a join takes between its
+	 * claim and its entry.
+	 */
+	public static final Duration ORPHAN_GRACE = Duration.ofSeconds(10);
+
 	private static final Logger log = LoggerFactory.getLogger(RoomFormer.class);
+
+	private final ClaimWaitingScript claimWaiting;
 
 	private final FormRoomScript formRoom;
 
-	private final ConfirmRoomScript confirmRoom;
+	private final SwapClaimScript swapClaims;
 
 	private final RestoreRoomScript restoreRoom;
 
+	private final ActiveQueues activeQueues;
+
 	private final ConversationWriter conversations;
+
+	private final Seats seats;
 
 	private final ApplicationEventPublisher events;
 
@@ -44,15 +73,116 @@ public class RoomFormer {
 
 	private final Clock clock;
 
-	RoomFormer(FormRoomScript formRoom, ConfirmRoomScript confirmRoom, RestoreRoomScript restoreRoom,
-			ConversationWriter conversations, ApplicationEventPublisher events, RoomMetrics metrics, Clock clock) {
+	private final MatchingProperties properties;
+
+	RoomFormer(ClaimWaitingScript claimWaiting, FormRoomScript formRoom, SwapClaimScript swapClaims,
+			RestoreRoomScript restoreRoom, ActiveQueues activeQueues, ConversationWriter conversations, Seats seats,
+			ApplicationEventPublisher events, RoomMetrics metrics, Clock clock, MatchingProperties properties) {
+		this.claimWaiting = claimWaiting;
 		this.formRoom = formRoom;
-		this.confirmRoom = confirmRoom;
+		this.swapClaims = swapClaims;
 		this.restoreRoom = restoreRoom;
+		this.activeQueues = activeQueues;
 		this.conversations = conversations;
+		this.seats = seats;
 		this.events = events;
 		this.metrics = metrics;
 		this.clock = clock;
+		this.properties = properties;
+	}
+
+	/**
+	 * What a join did.
+	 *
+	 * @param joined false when the token already held a claim
+	 * @param held the claim the token holds after the call (its own waiting claim when
+	 * joined)
+	 * @param formed the room the join formed, if any: it holds the oldest in the queue,
+	 * which may or may not include the joiner
+	 */
+	public record Attempt(boolean joined, TokenState held, Optional<RoomFormed> formed) {
+
+	}
+
+	/**
+	 * Claims the token (refused if it holds a claim: a waiting claim left behind by a
+	 * crash or a failover is repaired first), then puts its entry in the queue and tries
+	 * to form a room in one call.
+	 * @param now when the token begins to wait
+	 */
+	public Attempt join(String token, MatchQueue queue, Instant now) {
+		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, newJoinId());
+		ClaimWaitingScript.Outcome outcome = this.claimWaiting.claim(token, waiting);
+		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held && repairIfOrphaned(token, held)) {
+			outcome = this.claimWaiting.claim(token, waiting);
+		}
+		if (!outcome.claimed()) {
+			return new Attempt(false, outcome.held(), Optional.empty());
+		}
+		FormRoomScript.Result result = this.formRoom.join(queue, waiting.entry(token), now);
+		return new Attempt(true, waiting, settle(queue, result, now).formed());
+	}
+
+	/**
+	 * A waiting token's poll: tries to form a room from its queue, and sets the claim
+	 * idle if its queue no longer holds it (lost in a crash or a failover) past the
+	 * grace.
+	 */
+	public void poll(String token, TokenState.Waiting waiting) {
+		Instant now = now();
+		FormRoomScript.Result result = this.formRoom.form(waiting.queue(), now, Optional.of(waiting.entry(token)));
+		settle(waiting.queue(), result, now);
+		if (result.place() == FormRoomScript.Place.NONE) {
+			repairIfOrphaned(token, waiting, now);
+		}
+	}
+
+	/** A join refused by a waiting claim: refused changes nothing, unless it is lost. */
+	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting) {
+		Instant now = now();
+		return waiting.since().isBefore(now.minus(ORPHAN_GRACE))
+				&& this.formRoom.find(waiting.queue(), waiting.entry(token), now) == FormRoomScript.Place.NONE
+				&& repairIfOrphaned(token, waiting, now);
+	}
+
+	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, Instant now) {
+		if (waiting.since().isAfter(now.minus(ORPHAN_GRACE))) {
+			// a join between its claim and its entry looks the same: give it time
+			return false;
+		}
+		boolean repaired = this.swapClaims.swap(Swap.toIdle(token, waiting));
+		if (repaired) {
+			this.metrics.repaired(waiting.queue());
+		}
+		return repaired;
+	}
+
+	/**
+	 * An idle token's poll: a token that MySQL seats in a live room is in it, even when a
+	 * Redis failover lost its claim. Best effort: while MySQL is away the poll answers
+	 * from Redis alone.
+	 * @return true when the claim was restored from MySQL
+	 */
+	public boolean recoverLiveRoom(String token) {
+		Optional<LiveRoom> live;
+		try {
+			live = this.seats.liveRoom(token, now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not look for a live room in MySQL", ex);
+			return false;
+		}
+		boolean recovered = live.isPresent() && this.swapClaims.swap(new Swap(token, new TokenState.Idle(),
+				matched(live.get()), Duration.between(now(), live.get().liveUntil())));
+		if (recovered) {
+			this.metrics.recovered();
+		}
+		return recovered;
+	}
+
+	private static TokenState.Matched matched(LiveRoom live) {
+		return new TokenState.Matched(live.roomId(), live.conversationId(), live.roomType(), live.topicId(),
+				live.formedAt());
 	}
 
 	/**
@@ -60,56 +190,110 @@ public class RoomFormer {
 	 * @return the room, when one formed and its conversation was written
 	 */
 	public Optional<RoomFormed> tryForm(MatchQueue queue) {
-		String roomId = UUID.randomUUID().toString();
-		return written(queue, this.formRoom.form(queue, roomId, now()));
+		Instant now = now();
+		return settle(queue, this.formRoom.form(queue, now, Optional.empty()), now).formed();
 	}
 
 	/**
-	 * What a join did.
-	 *
-	 * @param joined false when the token was already waiting somewhere or in a room
-	 * @param formed the room the join formed, if any: it holds the oldest in the queue,
-	 * which may or may not include the joiner
+	 * Forms rooms from the queue until a call pops none, at most {@code limit} pops.
+	 * @return how many rooms formed, and how many were left waiting after the last call
 	 */
-	public record Attempt(boolean joined, Optional<RoomFormed> formed) {
+	public Sweep formAll(MatchQueue queue, int limit) {
+		int formed = 0;
+		for (int pops = 0; pops < limit; pops++) {
+			Instant now = now();
+			Settled settled = settle(queue, this.formRoom.form(queue, now, Optional.empty()), now);
+			formed += settled.formed().isPresent() ? 1 : 0;
+			if (!settled.popped()) {
+				return new Sweep(formed, settled.stillWaiting());
+			}
+		}
+		return new Sweep(formed, -1);
+	}
+
+	/**
+	 * @param formed rooms formed and written
+	 * @param stillWaiting how many the last call left in the queue (-1 when the limit
+	 * stopped the sweep)
+	 */
+	public record Sweep(int formed, int stillWaiting) {
+
+	}
+
+	private record Settled(boolean popped, Optional<RoomFormed> formed, int stillWaiting) {
 
 	}
 
 	/**
-	 * Puts the token in the queue and tries to form a room, the two as one Redis call.
-	 * @param now when the token began to wait
+	 * Finishes what a forming call began: the timed-out entries' claims go, and a popped
+	 * room is seated, written and confirmed, or undone.
 	 */
-	public Attempt join(String token, MatchQueue queue, Instant now) {
-		String roomId = UUID.randomUUID().toString();
-		return this.formRoom.join(token, queue, roomId, now)
-			.map((result) -> new Attempt(true, written(queue, result)))
-			.orElseGet(() -> new Attempt(false, Optional.empty()));
-	}
-
-	/** Writes the conversation of the room a script popped, if it popped one. */
-	private Optional<RoomFormed> written(MatchQueue queue, FormRoomScript.Result result) {
-		this.metrics.timedOut(queue, result.timedOut());
+	private Settled settle(MatchQueue queue, FormRoomScript.Result result, Instant now) {
+		this.metrics.timedOut(queue, result.timedOut().size());
 		this.metrics.waiting(queue, result.stillWaiting());
+		if (!result.timedOut().isEmpty()) {
+			// only the claims of these very joins: one may have left and joined again
+			this.swapClaims.swapAll(result.timedOut()
+				.stream()
+				.map((entry) -> Swap.toIdle(entry.token(), waiting(queue, entry)))
+				.toList());
+		}
 		if (result.room().isEmpty()) {
+			return new Settled(false, Optional.empty(), result.stillWaiting());
+		}
+		return new Settled(true, form(result.room().get(), result.stillWaiting()), result.stillWaiting());
+	}
+
+	private Optional<RoomFormed> form(PoppedRoom room, int stillWaiting) {
+		MatchQueue queue = room.queue();
+		List<QueueEntry> participants = room.participants();
+		List<Boolean> moved = this.swapClaims.swapAll(participants.stream()
+			.map((entry) -> new Swap(entry.token(), waiting(queue, entry), room.claim(entry),
+					this.properties.roomPendingTtl()))
+			.toList());
+		List<QueueEntry> inRoom = new ArrayList<>();
+		for (int i = 0; i < participants.size(); i++) {
+			if (moved.get(i)) {
+				inRoom.add(participants.get(i));
+			}
+		}
+		if (inRoom.size() < participants.size()) {
+			// someone left or joined elsewhere since their entry went in: the room cannot
+			// form, the others go back to their places
+			this.metrics.undone(queue, "left");
+			putBack(room, inRoom, stillWaiting);
 			return Optional.empty();
 		}
-		PoppedRoom room = result.room().get();
 		long conversationId;
 		try {
 			conversationId = this.conversations.write(room);
 		}
+		catch (SeatsTaken ex) {
+			tellLiveRooms(room, ex.taken(), stillWaiting);
+			return Optional.empty();
+		}
 		catch (DataAccessException | TransactionException ex) {
 			// wasting one wait beats a conversation written twice: everyone goes back to
 			// their place in the queue
-			long restored = this.restoreRoom.restore(room);
+			long restored = putBack(room, participants, stillWaiting);
 			this.metrics.writeFailed(queue);
-			this.metrics.waiting(queue, result.stillWaiting() + restored);
 			log.warn(
 					"Could not write the conversation of room {} (topic {}, size {}); {} participant(s) back in the queue",
 					room.roomId(), queue.topicId(), queue.size(), restored, ex);
 			return Optional.empty();
 		}
-		List<String> stillInRoom = this.confirmRoom.confirm(room, conversationId);
+		List<Boolean> confirmed = this.swapClaims.swapAll(participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), room.claim(entry).written(conversationId),
+					this.properties.roomTtl()))
+			.toList());
+		List<String> stillInRoom = new ArrayList<>();
+		List<String> gone = new ArrayList<>();
+		for (int i = 0; i < participants.size(); i++) {
+			(confirmed.get(i) ? stillInRoom : gone).add(participants.get(i).token());
+		}
+		// a claim that expired (this write outlived the pending TTL) freed its token: so
+		// does its seat (a leave already ended its own)
+		this.seats.end(room.roomId(), gone, now());
 		this.metrics.formed(room);
 		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
 				room.formedAt(), stillInRoom);
@@ -118,21 +302,79 @@ public class RoomFormer {
 	}
 
 	/**
-	 * Now to the millisecond, as the room keys in Redis hold it: the {@code matched_at} a
+	 * MySQL refused the room: some sit in a live room that Redis lost (a failover). They
+	 * are told that room, by their claim and a push; the others go back to their places.
+	 */
+	private void tellLiveRooms(PoppedRoom room, Map<String, LiveRoom> taken, int stillWaiting) {
+		Instant now = now();
+		List<QueueEntry> others = new ArrayList<>();
+		List<Swap> tell = new ArrayList<>();
+		List<LiveRoom> told = new ArrayList<>();
+		for (QueueEntry entry : room.participants()) {
+			LiveRoom live = taken.get(Session.keyOf(entry.token()));
+			if (live == null) {
+				others.add(entry);
+				continue;
+			}
+			tell.add(
+					new Swap(entry.token(), room.claim(entry), matched(live), Duration.between(now, live.liveUntil())));
+			told.add(live);
+		}
+		List<Boolean> swapped = this.swapClaims.swapAll(tell);
+		for (int i = 0; i < tell.size(); i++) {
+			if (swapped.get(i)) {
+				LiveRoom live = told.get(i);
+				this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
+						live.topicId(), live.formedAt(), List.of(tell.get(i).token())));
+			}
+		}
+		this.metrics.undone(room.queue(), "refused");
+		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),
+				tell.size(), others.size());
+		putBack(room, others, stillWaiting);
+	}
+
+	/**
+	 * Puts these participants back where they waited: their claims first (the popped
+	 * record still covers them, so no poll repairs them meanwhile), then their entries.
+	 * @return how many went back
+	 */
+	private long putBack(PoppedRoom room, List<QueueEntry> participants, int stillWaiting) {
+		MatchQueue queue = room.queue();
+		List<Boolean> back = this.swapClaims.swapAll(participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
+			.toList());
+		Set<QueueEntry> returning = new HashSet<>();
+		for (int i = 0; i < participants.size(); i++) {
+			if (back.get(i)) {
+				returning.add(participants.get(i));
+			}
+		}
+		if (!returning.isEmpty()) {
+			this.activeQueues.touch(queue, now());
+		}
+		long restored = this.restoreRoom.restore(room, returning);
+		this.metrics.waiting(queue, stillWaiting + restored);
+		return restored;
+	}
+
+	private static TokenState.Waiting waiting(MatchQueue queue, QueueEntry entry) {
+		return new TokenState.Waiting(queue, entry.since(), entry.joinId());
+	}
+
+	private static String newJoinId() {
+		byte[] bytes = new byte[8];
+		ThreadLocalRandom.current().nextBytes(bytes);
+		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+	}
+
+	/**
+	 * Now to the millisecond, as the claims in Redis hold it: the {@code matched_at} a
 	 * caller hears from its join, a poll or the push, and the conversation's
 	 * {@code formed_at}, are one time.
 	 */
 	public Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
-	}
-
-	/** Forms rooms from the queue until none forms, at most {@code limit}. */
-	public int formAll(MatchQueue queue, int limit) {
-		int formed = 0;
-		while (formed < limit && tryForm(queue).isPresent()) {
-			formed++;
-		}
-		return formed;
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -58,9 +59,38 @@ class RoomMetrics {
 			.description("time from joining a queue to being in a room")
 			.tags(tags(room.queue()))
 			.register(this.registry);
-		for (PoppedRoom.Participant participant : room.participants()) {
+		for (QueueEntry participant : room.participants()) {
 			waited.record(Duration.between(participant.since(), room.formedAt()));
 		}
+	}
+
+	/**
+	 * A popped room given up: its conversation refused, or a member's claim had moved.
+	 */
+	void undone(MatchQueue queue, String reason) {
+		Counter.builder("kindling.matching.rooms.undone")
+			.description("rooms popped and put back: refused by live seats, or a member had left")
+			.tags(tags(queue))
+			.tag("reason", reason)
+			.register(this.registry)
+			.increment();
+	}
+
+	/** A waiting claim whose queue had lost its entry, set idle by a poll. */
+	void repaired(MatchQueue queue) {
+		Counter.builder("kindling.matching.claims.repaired")
+			.description("waiting claims set idle because their queue no longer held them")
+			.tags(tags(queue))
+			.register(this.registry)
+			.increment();
+	}
+
+	/** An idle token found in a live room in MySQL (its claim lost in a failover). */
+	void recovered() {
+		Counter.builder("kindling.matching.claims.recovered")
+			.description("room claims restored from MySQL after Redis lost them")
+			.register(this.registry)
+			.increment();
 	}
 
 	void writeFailed(MatchQueue queue) {

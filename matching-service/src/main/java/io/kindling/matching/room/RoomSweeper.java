@@ -1,5 +1,6 @@
 package io.kindling.matching.room;
 
+import java.time.Instant;
 import java.util.concurrent.ScheduledFuture;
 
 import io.kindling.matching.MatchingProperties;
@@ -45,11 +46,20 @@ class RoomSweeper implements SmartLifecycle {
 		this.properties = properties;
 	}
 
-	/** One sweep over the active queues. */
+	/**
+	 * One sweep over the active queues; a queue found empty leaves the index unless
+	 * someone joined it within the grace (a join marks its queue before its entry goes
+	 * in).
+	 */
 	void sweep() {
-		for (MatchQueue queue : this.queues.list()) {
+		for (ActiveQueues.Active active : this.queues.list()) {
+			MatchQueue queue = active.queue();
 			try {
-				this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);
+				RoomFormer.Sweep swept = this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);
+				Instant cutoff = this.former.now().minus(RoomFormer.ORPHAN_GRACE);
+				if (swept.stillWaiting() == 0 && !active.lastJoined().isAfter(cutoff)) {
+					this.queues.forgetIfIdleSince(queue, cutoff);
+				}
 			}
 			catch (RuntimeException ex) {
 				// one broken queue or a Redis hiccup must not stop the sweep; the next

@@ -16,6 +16,7 @@ import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -56,8 +57,8 @@ class ConversationWakeUpIT {
 	void aWrittenRoomRingsTheRelayAndAFailedOneDoesNot() {
 		Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
 		PoppedRoom room = new PoppedRoom(UUID.randomUUID().toString(), new MatchQueue(1, 2), false, now,
-				List.of(new PoppedRoom.Participant("wake-a-" + UUID.randomUUID(), now),
-						new PoppedRoom.Participant("wake-b-" + UUID.randomUUID(), now)));
+				List.of(new QueueEntry("wake-a-" + UUID.randomUUID(), "a", now),
+						new QueueEntry("wake-b-" + UUID.randomUUID(), "b", now)));
 		long committing = System.nanoTime();
 		this.writer.write(room);
 		assertThat(received(5_000)).isEqualTo("room_outbox");

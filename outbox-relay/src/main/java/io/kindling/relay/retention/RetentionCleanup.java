@@ -1,6 +1,7 @@
 package io.kindling.relay.retention;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -11,7 +12,9 @@ import io.kindling.relay.source.OutboxSources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,7 +24,7 @@ import org.springframework.stereotype.Component;
  * the same rows.
  */
 @Component
-public class RetentionCleanup {
+public class RetentionCleanup implements SchedulingConfigurer {
 
 	private static final Logger log = LoggerFactory.getLogger(RetentionCleanup.class);
 
@@ -37,8 +40,12 @@ public class RetentionCleanup {
 		this.clock = clock;
 	}
 
-	@Scheduled(fixedDelayString = "${kindling.relay.cleanup.interval:1m}",
-			initialDelayString = "${kindling.relay.cleanup.interval:1m}")
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		Duration interval = this.properties.cleanup().interval();
+		tasks.addFixedDelayTask(new FixedDelayTask(this::run, interval, interval));
+	}
+
 	public void run() {
 		Instant cutoff = this.clock.instant().minus(this.properties.retention());
 		for (OutboxSource source : this.sources.ready()) {

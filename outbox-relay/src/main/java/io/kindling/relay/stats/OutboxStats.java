@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.kindling.relay.RelayProperties;
 import io.kindling.relay.source.OutboxSource;
 import io.kindling.relay.source.OutboxSources;
 import io.micrometer.core.instrument.Gauge;
@@ -18,26 +19,35 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
- * Backlog gauges per source, refreshed every few seconds rather than at each scrape, so a
- * big backlog is counted once per interval: unpublished rows, the age of the oldest one,
- * parked rows.
+ * Backlog gauges per source, refreshed every {@code stats-interval} rather than at each
+ * scrape, so a big backlog is counted once per interval: unpublished rows, the age of the
+ * oldest one, parked rows.
  */
 @Component
-class OutboxStats {
+class OutboxStats implements SchedulingConfigurer {
 
 	private static final Logger log = LoggerFactory.getLogger(OutboxStats.class);
 
 	private final List<SourceStats> sources;
 
-	OutboxStats(OutboxSources sources, MeterRegistry registry, Clock clock) {
+	private final Duration interval;
+
+	OutboxStats(OutboxSources sources, MeterRegistry registry, Clock clock, RelayProperties properties) {
 		this.sources = sources.all().stream().map((source) -> new SourceStats(source, registry, clock)).toList();
+		this.interval = properties.statsInterval();
 	}
 
-	@Scheduled(fixedDelayString = "${kindling.relay.stats-interval:5s}", initialDelay = 0)
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(new FixedDelayTask(this::refresh, this.interval, Duration.ZERO));
+	}
+
 	void refresh() {
 		for (SourceStats stats : this.sources) {
 			if (stats.source.ready()) {

@@ -20,7 +20,8 @@ import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -35,7 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * that interval's nudges; the swipes themselves are already durable.
  */
 @Component
-class Desirability {
+class Desirability implements SchedulingConfigurer {
 
 	private static final Logger log = LoggerFactory.getLogger(Desirability.class);
 
@@ -53,10 +54,14 @@ class Desirability {
 
 	private final TransactionTemplate transactions;
 
-	Desirability(JdbcClient jdbc, NamedParameterJdbcTemplate batches, TransactionTemplate transactions) {
+	private final DeckProperties properties;
+
+	Desirability(JdbcClient jdbc, NamedParameterJdbcTemplate batches, TransactionTemplate transactions,
+			DeckProperties properties) {
 		this.jdbc = jdbc;
 		this.batches = batches;
 		this.transactions = transactions;
+		this.properties = properties;
 	}
 
 	/** One swipe as a game: the target won it with a like, lost it with a pass. */
@@ -75,9 +80,9 @@ class Desirability {
 		}
 	}
 
-	@Scheduled(fixedDelayString = "${kindling.swipe.deck.score-flush-interval:200ms}")
-	void flushOnSchedule() {
-		flush();
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		tasks.addFixedDelayTask(this::flush, this.properties.scoreFlushInterval());
 	}
 
 	@PreDestroy

@@ -1,12 +1,15 @@
 package io.kindling.swipe.swipe;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.Scheduled;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.FixedDelayTask;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 
 /**
@@ -16,7 +19,7 @@ import org.springframework.stereotype.Component;
  * row agree.
  */
 @Component
-class SwipeReconciler {
+class SwipeReconciler implements SchedulingConfigurer {
 
 	private static final Logger log = LoggerFactory.getLogger(SwipeReconciler.class);
 
@@ -32,10 +35,10 @@ class SwipeReconciler {
 		this.properties = properties;
 	}
 
-	@Scheduled(fixedDelayString = "${kindling.swipe.reconciler.interval:5s}",
-			initialDelayString = "${kindling.swipe.reconciler.interval:5s}")
-	void reconcileOnSchedule() {
-		reconcile();
+	@Override
+	public void configureTasks(ScheduledTaskRegistrar tasks) {
+		Duration interval = this.properties.reconciler().interval();
+		tasks.addFixedDelayTask(new FixedDelayTask(this::reconcile, interval, interval));
 	}
 
 	/** Finishes one batch of stale unfinished swipes; returns how many it finished. */

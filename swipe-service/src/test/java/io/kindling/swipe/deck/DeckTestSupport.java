@@ -42,11 +42,14 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * The deck tests' shared context and helpers: profiles written to MySQL, swipes written
  * to {@code swipe_history} and announced as the swipe path announces them, calls made
  * over HTTP with a real JWT. Each test works in its own place on the map with its own
- * user ids, so tests do not see each other's people.
+ * user ids, so tests do not see each other's people. Desirability scores move only when a
+ * test flushes them: a scheduled flush between a test's two swipes put their games in two
+ * batches, which rate differently from one.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		classes = { io.kindling.swipe.SwipeApplication.class, DeckTestSupport.Clocks.class })
+		classes = { io.kindling.swipe.SwipeApplication.class, DeckTestSupport.Clocks.class },
+		properties = "kindling.swipe.deck.score-flush-interval=1h")
 abstract class DeckTestSupport {
 
 	static final Instant START = Instant.parse("2026-06-01T12:00:00Z");

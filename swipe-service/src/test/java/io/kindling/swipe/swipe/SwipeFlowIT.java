@@ -61,7 +61,8 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertThat(((Timestamp) benRow.get("matched_at")).toInstant()).isEqualTo(matchedAt);
 		assertThat(((Timestamp) match.get("matched_at")).toInstant()).isEqualTo(matchedAt);
 
-		Map<String, Object> outbox = this.jdbc.sql("SELECT * FROM match_outbox WHERE match_id = :id")
+		Map<String, Object> outbox = this.jdbc
+			.sql("SELECT * FROM match_outbox WHERE JSON_VALUE(payload, '$.match_id') = :id")
 			.param("id", matchId)
 			.query()
 			.singleRow();
@@ -343,7 +344,8 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertThat(this.json.readTree(this.api.get("/api/matches", others.get(4)).body()).get("matches").size())
 			.isZero();
 		Map<String, Object> removed = this.jdbc
-			.sql("SELECT * FROM match_outbox WHERE match_id = :id AND event_type = 'MATCH_REMOVED'")
+			.sql("SELECT * FROM match_outbox WHERE JSON_VALUE(payload, '$.match_id') = :id"
+					+ " AND event_type = 'MATCH_REMOVED'")
 			.param("id", matchId)
 			.query()
 			.singleRow();

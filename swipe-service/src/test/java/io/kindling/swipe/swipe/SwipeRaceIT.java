@@ -128,7 +128,8 @@ class SwipeRaceIT extends SwipeTestBase {
 
 		String ids = users.stream().map(String::valueOf).reduce((x, y) -> x + "," + y).orElseThrow();
 		assertThat(count("SELECT COUNT(*) FROM matches WHERE user_id_1 IN (" + ids + ")")).isEqualTo(PAIRS);
-		assertThat(count("SELECT COUNT(*) FROM match_outbox o JOIN matches m ON m.match_id = o.match_id"
+		assertThat(count("SELECT COUNT(*) FROM match_outbox o JOIN matches m"
+				+ " ON o.event_key = CONCAT(m.user_id_1, ':', m.user_id_2)"
 				+ " WHERE o.event_type = 'MATCH_CREATED' AND m.user_id_1 IN (" + ids + ")"))
 			.isEqualTo(PAIRS);
 		assertThat(count("SELECT COUNT(*) FROM swipe_history WHERE user_id IN (" + ids + ")")).isEqualTo(swipes.size());

@@ -84,13 +84,13 @@ public final class RelayBench {
 		int seconds = (int) options.number("--seconds", 20);
 		try (BenchStack stack = BenchStack.of("relay", options).mariaDb(DATABASE).kafka(12).start()) {
 			String tableShape = Files
-				.readString(stack.root().resolve("outbox/src/main/resources/db/outbox/outbox-table.sql"))
+				.readString(stack.root().resolve("outbox/src/main/resources/db/outbox/V1__outbox_table.sql"))
 				.strip();
 			String jdbcUrl = stack.jdbcUrl(DATABASE);
 			String bootstrapServers = stack.kafka().bootstrapServers();
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
 				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
-					db.createStatement().execute(tableShape.replace("outbox_table_name", table).replace(";", ""));
+					db.createStatement().execute(tableShape.replace("${outbox_table}", table).replace(";", ""));
 				}
 			}
 			createTopics(bootstrapServers, stack.kafka().replicationFactor());

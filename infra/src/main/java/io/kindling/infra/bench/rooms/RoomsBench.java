@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -418,9 +417,9 @@ public final class RoomsBench {
 		for (int call = -200; call < calls; call++) {
 			long clock = System.currentTimeMillis();
 			long start = System.nanoTime();
-			Object result = jedis.evalsha(sha, List.of(queue, prefix + "queues"),
-					List.of(prefix, "2", "1", String.valueOf(clock), String.valueOf(clock - 300_000),
-							String.valueOf(clock - 60_000), "room-" + call, "30000", "500"));
+			Object result = jedis.evalsha(sha, List.of(queue, prefix + "popped"),
+					List.of("2", String.valueOf(clock), String.valueOf(clock - 300_000), String.valueOf(clock - 60_000),
+							String.valueOf(clock - 30_000), "500", ""));
 			long micros = (System.nanoTime() - start) / 1_000;
 			if (call >= 0) {
 				latency.recordValue(Math.max(1, micros));
@@ -440,9 +439,8 @@ public final class RoomsBench {
 	private static void add(AbstractPipeline pipeline, String prefix, String queue, long[] next) {
 		String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
 		long score = next[0]++;
-		pipeline.zadd(queue, score, token);
-		pipeline.hset(prefix + "waiting:" + token,
-				Map.of("queue", queue, "topic_id", "1", "size", "2", "since", String.valueOf(score)));
+		// a queue's member is "<token>:<join id>"; the tokens' claims live in other slots
+		pipeline.zadd(queue, score, token + ":" + Long.toHexString(score));
 	}
 
 	/** A client with an event stream open on an instance. */

@@ -488,13 +488,12 @@ public final class SwipesBench {
 					update.executeUpdate();
 				}
 				String key = Math.min(a, b) + ":" + Math.max(a, b);
-				try (PreparedStatement outbox = db.prepareStatement(
-						"""
-								INSERT INTO match_outbox (event_id, event_type, event_key, key_hash, payload, created_at, match_id)
-								SELECT UUID(), 'MATCH_CREATED', ?, CRC32(?), '{}', NOW(6), match_id
-								FROM matches
-								WHERE user_id_1 = LEAST(?, ?) AND user_id_2 = GREATEST(?, ?)
-								ON DUPLICATE KEY UPDATE event_type = event_type""")) {
+				try (PreparedStatement outbox = db.prepareStatement("""
+						INSERT INTO match_outbox (event_id, event_type, event_key, key_hash, payload, created_at)
+						SELECT UUID(), 'MATCH_CREATED', ?, CRC32(?), '{}', NOW(6)
+						FROM matches
+						WHERE user_id_1 = LEAST(?, ?) AND user_id_2 = GREATEST(?, ?)
+						ON DUPLICATE KEY UPDATE event_id = event_id""")) {
 					outbox.setString(1, key);
 					outbox.setString(2, key);
 					outbox.setLong(3, a);

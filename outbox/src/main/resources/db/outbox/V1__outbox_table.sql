@@ -1,9 +1,10 @@
--- The shape of every outbox table (match_outbox in kindling_swipe, room_outbox in kindling_matching).
--- Copy it into the owning service's Flyway migration with the table name filled in.
+-- Every outbox table (room_outbox in kindling_matching, match_outbox in kindling_swipe) is made and changed
+-- only by the migrations in this folder, run by OutboxSchema once per table on the service's database with
+-- ${outbox_table} the table's name and flyway_<table>_history the table's own migration history.
 -- MySQL 8.0+ and MariaDB 10.6+.
-CREATE TABLE outbox_table_name (
+CREATE TABLE ${outbox_table} (
     id              BIGINT        NOT NULL AUTO_INCREMENT,
-    event_id        CHAR(36)      NOT NULL,
+    event_id        CHAR(36)      NOT NULL,            -- OutboxWriter appends each event id once
     event_type      VARCHAR(64)   NOT NULL,
     event_key       VARCHAR(191)  NOT NULL,
     key_hash        BIGINT        NOT NULL,            -- CRC32 of event_key: relays split keys by it

@@ -1,0 +1,79 @@
+package io.kindling.matching.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kindling.redis.LuaScript;
+
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * {@code scripts/claim_waiting.lua}: a join's first step, the token's claim. Its queue is
+ * marked active for the sweeper in the same round trip (where one connection reaches both
+ * keys), before the entry goes in.
+ */
+@Component
+public class ClaimWaitingScript {
+
+	private final LuaScript<List> script = LuaScript.load("claim_waiting", List.class);
+
+	private final StringRedisTemplate redis;
+
+	private final ScriptCalls calls;
+
+	ClaimWaitingScript(StringRedisTemplate redis, ScriptCalls calls) {
+		this.redis = redis;
+		this.calls = calls;
+	}
+
+	/**
+	 * @return claimed, or the claim the token already holds
+	 */
+	public Outcome claim(String token, TokenState.Waiting waiting) {
+		List<String> args = new ArrayList<>();
+		waiting.fields().forEach((field, value) -> {
+			args.add(field);
+			args.add(value);
+		});
+		ScriptCalls.Call call = new ScriptCalls.Call(List.of(RedisKeys.claim(token)), args);
+		String queue = waiting.queue().key();
+		double joinedAt = waiting.since().toEpochMilli();
+		List<?> held;
+		if (this.calls.pipelined()) {
+			List<Object> results = this.calls.pipeline((connection) -> {
+				ScriptCalls.evalSha(connection, this.script, ReturnType.MULTI, call);
+				connection.zSetCommands()
+					.zAdd(RedisKeys.ACTIVE_QUEUES.getBytes(StandardCharsets.UTF_8), joinedAt,
+							queue.getBytes(StandardCharsets.UTF_8));
+			});
+			held = (results.get(0) instanceof List<?> answer) ? answer
+					: this.script.run(this.redis, call.keys(), call.argArray());
+		}
+		else {
+			held = this.script.run(this.redis, call.keys(), call.argArray());
+			this.redis.opsForZSet().add(RedisKeys.ACTIVE_QUEUES, queue, joinedAt);
+		}
+		if (held.isEmpty()) {
+			return new Outcome(true, waiting);
+		}
+		Map<String, String> fields = new HashMap<>();
+		for (int i = 0; i + 1 < held.size(); i += 2) {
+			fields.put(ScriptCalls.text(held.get(i)), ScriptCalls.text(held.get(i + 1)));
+		}
+		return new Outcome(false, TokenState.parse(fields));
+	}
+
+	/**
+	 * @param claimed true when the token now holds the waiting claim asked for
+	 * @param held the claim the token holds now
+	 */
+	public record Outcome(boolean claimed, TokenState held) {
+
+	}
+
+}

@@ -1,0 +1,150 @@
+package io.kindling.matching.queue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import io.kindling.redis.LuaScript;
+import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.exceptions.JedisException;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisPipelineException;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Runs one script for several tokens, each call on its own token's slot: in one round
+ * trip where one connection reaches every key (one server, or the Sentinels' primary),
+ * one by one on a cluster, whose slots live on several nodes. Either way by SHA, loading
+ * the script again after {@code NOSCRIPT} (a promoted replica has none cached).
+ */
+@Component
+class ScriptCalls {
+
+	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
+
+	private final StringRedisTemplate redis;
+
+	private final boolean pipelined;
+
+	ScriptCalls(StringRedisTemplate redis) {
+		this.redis = redis;
+		this.pipelined = !(redis.getConnectionFactory() instanceof JedisConnectionFactory jedis
+				&& jedis.isRedisClusterAware());
+	}
+
+	/** Whether calls for several slots share one round trip here. */
+	boolean pipelined() {
+		return this.pipelined;
+	}
+
+	/**
+	 * @return each call's integer answer, in order
+	 */
+	List<Long> integers(LuaScript<Long> script, List<Call> calls) {
+		if (calls.isEmpty()) {
+			return List.of();
+		}
+		if (!this.pipelined || calls.size() == 1) {
+			return calls.stream()
+				.map((call) -> Objects.requireNonNull(script.run(this.redis, call.keys(), call.argArray())))
+				.toList();
+		}
+		List<Object> results = pipeline((connection) -> {
+			for (Call call : calls) {
+				evalSha(connection, script, ReturnType.INTEGER, call);
+			}
+		});
+		List<Long> answers = new ArrayList<>(calls.size());
+		for (int i = 0; i < calls.size(); i++) {
+			Object result = results.get(i);
+			answers.add((result instanceof Long answer) ? answer
+					: Objects.requireNonNull(script.run(this.redis, calls.get(i).keys(), calls.get(i).argArray())));
+		}
+		return answers;
+	}
+
+	/**
+	 * Runs the pipeline's commands; a {@code NOSCRIPT} answer stays in the list (as the
+	 * exception) for the caller to run that call again, every other error is thrown.
+	 */
+	List<Object> pipeline(PipelineBody body) {
+		try {
+			return this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
+				body.send(connection);
+				return null;
+			}, null);
+		}
+		catch (JedisException ex) {
+			// Spring Data Redis lets a connection lost in a pipeline's sync through
+			// untranslated: it is an outage like any other (a 503 to retry)
+			DataAccessException translated = EXCEPTIONS.convert(ex);
+			throw (translated != null) ? translated : new RedisSystemException(ex.getMessage(), ex);
+		}
+		catch (RedisPipelineException ex) {
+			List<Object> results = ex.getPipelineResult();
+			for (Object result : results) {
+				if (result instanceof Exception failure && !noScript(failure)) {
+					throw ex;
+				}
+			}
+			return results;
+		}
+	}
+
+	static void evalSha(RedisConnection connection, LuaScript<?> script, ReturnType type, Call call) {
+		byte[][] keysAndArgs = new byte[call.keys().size() + call.args().size()][];
+		int i = 0;
+		for (String key : call.keys()) {
+			keysAndArgs[i++] = key.getBytes(StandardCharsets.UTF_8);
+		}
+		for (String arg : call.args()) {
+			keysAndArgs[i++] = arg.getBytes(StandardCharsets.UTF_8);
+		}
+		connection.scriptingCommands()
+			.evalSha(script.sha1().getBytes(StandardCharsets.UTF_8), type, call.keys().size(), keysAndArgs);
+	}
+
+	private static boolean noScript(@Nullable Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause.getMessage() != null && cause.getMessage().contains("NOSCRIPT")) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** A text answer of a pipelined command, whatever bytes or type it came as. */
+	static @Nullable String text(@Nullable Object raw) {
+		return switch (raw) {
+			case null -> null;
+			case byte[] bytes -> new String(bytes, StandardCharsets.UTF_8);
+			default -> String.valueOf(raw);
+		};
+	}
+
+	interface PipelineBody {
+
+		void send(RedisConnection connection);
+
+	}
+
+	/** One call's keys and arguments. */
+	record Call(List<String> keys, List<String> args) {
+
+		String[] argArray() {
+			return this.args.toArray(String[]::new);
+		}
+
+	}
+
+}

@@ -1,0 +1,259 @@
+package io.kindling.matching;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import io.kindling.infra.http.Response;
+import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.session.Session;
+import org.jspecify.annotations.Nullable;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A crowd of clients on two instances: each takes a session, joins a queue on either
+ * instance, polls on either, and then maybe leaves and comes back as a new session. Each
+ * session joins once, so a token in two conversations can only be a double assignment.
+ * Through a failover the clients retry a {@code 503} and start over after a {@code 401}
+ * (a session created just before it can be lost with the writes the replica missed).
+ */
+final class Crowd {
+
+	private final TwoInstances instances;
+
+	private final boolean throughFailover;
+
+	final Map<String, Joined> joined = new ConcurrentHashMap<>();
+
+	final Set<String> left = ConcurrentHashMap.newKeySet();
+
+	final AtomicInteger abandoned = new AtomicInteger();
+
+	final AtomicInteger retried = new AtomicInteger();
+
+	final AtomicInteger lostSessions = new AtomicInteger();
+
+	Crowd(TwoInstances instances, boolean throughFailover) {
+		this.instances = instances;
+		this.throughFailover = throughFailover;
+	}
+
+	/** Runs the clients to the end, with {@code meanwhile} on this thread. */
+	void run(int clients, Runnable meanwhile) throws Exception {
+		List<Throwable> failures = new ArrayList<>();
+		CountDownLatch go = new CountDownLatch(1);
+		// platform threads: the clients must not share the service's scheduler quirks
+		try (ExecutorService executor = Executors.newFixedThreadPool(clients)) {
+			for (int i = 0; i < clients; i++) {
+				SplittableRandom random = new SplittableRandom(i);
+				executor.submit(() -> {
+					try {
+						go.await();
+						client(random);
+					}
+					catch (Throwable ex) {
+						synchronized (failures) {
+							failures.add(ex);
+						}
+					}
+					return null;
+				});
+			}
+			go.countDown();
+			meanwhile.run();
+		}
+		assertThat(failures).isEmpty();
+	}
+
+	private void client(SplittableRandom random) throws InterruptedException {
+		long topicId = 1 + random.nextInt(4);
+		int size = 2 + random.nextInt(2);
+		for (int round = 0; round < 3; round++) {
+			Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
+			assertThat(created.status()).as(created.body()).isEqualTo(201);
+			String token = created.field("token");
+			Response join = send(() -> pick(random).join(token, topicId, size));
+			if (lostSession(join)) {
+				this.lostSessions.incrementAndGet();
+				continue;
+			}
+			if (this.throughFailover && join.status() == 409) {
+				// a join retried through the failover: its first try got as far as the
+				// claim, so it is waiting (or its next poll finds the claim orphaned)
+				join = new Response(202, join.headers(), join.body());
+			}
+			assertThat(join.status()).as(join.body()).isIn(200, 202);
+			this.joined.put(token, new Joined(token, topicId, size, null));
+			if (join.status() == 200) {
+				this.joined.put(token, new Joined(token, topicId, size, join.field("room_id")));
+				return;
+			}
+			for (int poll = 0; poll < 6; poll++) {
+				Thread.sleep(30 + random.nextInt(120));
+				Response status = send(() -> pick(random).status(token));
+				if (lostSession(status)) {
+					this.joined.remove(token);
+					this.lostSessions.incrementAndGet();
+					return;
+				}
+				assertThat(status.status()).isEqualTo(200);
+				if (status.field("status").equals("matched")) {
+					this.joined.put(token, new Joined(token, topicId, size, status.field("room_id")));
+					return;
+				}
+			}
+			if (random.nextInt(10) < 3) {
+				this.abandoned.incrementAndGet();
+				return;
+			}
+			Response leave = send(() -> pick(random).leave(token));
+			if (lostSession(leave)) {
+				this.joined.remove(token);
+				this.lostSessions.incrementAndGet();
+				return;
+			}
+			assertThat(leave.status()).isEqualTo(204);
+			this.left.add(token);
+		}
+	}
+
+	private boolean lostSession(Response response) {
+		return this.throughFailover && response.status() == 401;
+	}
+
+	private Response send(Supplier<Response> request) throws InterruptedException {
+		Response response = request.get();
+		for (int attempt = 0; this.throughFailover && response.status() == 503 && attempt < 300; attempt++) {
+			this.retried.incrementAndGet();
+			Thread.sleep(100);
+			response = request.get();
+		}
+		return response;
+	}
+
+	private Api pick(SplittableRandom random) {
+		return random.nextBoolean() ? this.instances.a : this.instances.b;
+	}
+
+	/**
+	 * The rest of the rules with nobody polling (the sweepers form the fallback rooms,
+	 * then drop whoever is left), then the final state: no token in two conversations,
+	 * every room written once with its people, every client idle or in the room it was
+	 * told of, and every participant that never left still in its room.
+	 */
+	void assertFinalState(int clients) {
+		TwoInstances on = this.instances;
+		on.clock.advance(Duration.ofSeconds(61));
+		await().atMost(Duration.ofSeconds(30)).until(this::noFallbackRoomLeft);
+		on.clock.advance(Duration.ofMinutes(5));
+		if (this.throughFailover) {
+			// a claim whose entry the failover lost (or a join cut between its two steps)
+			// waits for its client's next poll to be set idle
+			this.joined.keySet().forEach(on.a::status);
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.until(() -> noWaitingClaimLeft() && on.redis.opsForZSet().size(RedisKeys.ACTIVE_QUEUES) == 0);
+		assertThat(on.redis.keys("matching:queue:*")).isEmpty();
+
+		Map<String, Joined> byKey = new HashMap<>();
+		this.joined.values().forEach((client) -> byKey.put(Session.keyOf(client.token()), client));
+		Map<Long, Conversation> conversations = new HashMap<>();
+		Map<String, Long> conversationOf = new HashMap<>();
+		on.jdbc
+			.sql("""
+					SELECT c.id, c.room_id, c.topic_id, c.size, c.room_type, c.fallback, p.participant_key,
+					  (SELECT COUNT(*) FROM room_outbox o WHERE o.event_type = 'ROOM_FORMED' AND o.event_key = c.room_id) AS events
+					FROM conversations c JOIN conversation_participants p ON p.conversation_id = c.id
+					""")
+			.query((rs) -> {
+				String key = rs.getString("participant_key");
+				if (!byKey.containsKey(key)) {
+					return;
+				}
+				long id = rs.getLong("id");
+				Long earlier = conversationOf.put(key, id);
+				assertThat(earlier).as("a token in two conversations").isNull();
+				assertThat(rs.getInt("events")).as("ROOM_FORMED events of a room").isEqualTo(1);
+				if (!conversations.containsKey(id)) {
+					conversations.put(id, new Conversation(id, rs.getString("room_id"), rs.getLong("topic_id"),
+							rs.getInt("size"), rs.getInt("room_type"), rs.getBoolean("fallback"), new HashSet<>()));
+				}
+				conversations.get(id).members().add(key);
+			});
+		assertThat(conversations.size()).as("rooms formed").isGreaterThan(clients / 4);
+		for (Conversation conversation : conversations.values()) {
+			assertThat(conversation.members()).hasSize(conversation.roomType());
+			assertThat(conversation.roomType()).isBetween(2, 3);
+			assertThat(conversation.roomType()).isEqualTo(conversation.fallback() ? 2 : conversation.size());
+			for (String member : conversation.members()) {
+				Joined client = byKey.get(member);
+				assertThat(client.topicId()).isEqualTo(conversation.topicId());
+				assertThat(client.size()).isEqualTo(conversation.size());
+			}
+		}
+		int matched = 0;
+		for (Joined client : this.joined.values()) {
+			Long conversationId = conversationOf.get(Session.keyOf(client.token()));
+			if (client.matchedRoomId() != null) {
+				assertThat(conversationId).isNotNull();
+				assertThat(conversations.get(conversationId).roomId()).isEqualTo(client.matchedRoomId());
+			}
+			Response status = ((client.token().hashCode() & 1) == 0 ? on.a : on.b).status(client.token());
+			assertThat(status.field("status")).isIn("idle", "matched");
+			if (status.field("status").equals("matched")) {
+				matched++;
+				assertThat(conversationId).isNotNull();
+				assertThat(status.field("room_id")).isEqualTo(conversations.get(conversationId).roomId());
+			}
+			else if (conversationId != null) {
+				assertThat(this.left).as("a participant idle without leaving its room").contains(client.token());
+			}
+		}
+		assertThat(matched).as("clients in a room at the end")
+			.isEqualTo(conversationOf.keySet()
+				.stream()
+				.filter((key) -> !this.left.contains(byKey.get(key).token()))
+				.count());
+		assertThat(this.left).isNotEmpty();
+		assertThat(this.abandoned.get()).isPositive();
+	}
+
+	private boolean noWaitingClaimLeft() {
+		return this.instances.redis.keys("matching:claim:*")
+			.stream()
+			.noneMatch((claim) -> this.instances.redis.opsForHash().hasKey(claim, "join"));
+	}
+
+	private boolean noFallbackRoomLeft() {
+		for (long topic = 1; topic <= 4; topic++) {
+			Long waiting = this.instances.redis.opsForZSet().size(RedisKeys.queue(topic, 3));
+			if (waiting != null && waiting >= 2) {
+				return false;
+			}
+		}
+		return true;
+	}
+
+	record Joined(String token, long topicId, int size, @Nullable String matchedRoomId) {
+
+	}
+
+	record Conversation(long id, String roomId, long topicId, int size, int roomType, boolean fallback,
+			Set<String> members) {
+
+	}
+
+}

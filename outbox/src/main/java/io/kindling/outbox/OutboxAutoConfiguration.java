@@ -1,0 +1,51 @@
+package io.kindling.outbox;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/**
+ * A service that names its outbox table ({@code kindling.outbox.table}) gets its
+ * {@link OutboxWriter}, ringing the relays after each commit, and has the table made and
+ * migrated right after its own Flyway migrations, before anything else uses the database.
+ * A service with a {@code FlywayMigrationStrategy} of its own replaces this one, and
+ * calls {@link OutboxSchema#migrate} itself.
+ */
+@AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
+		beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
+@ConditionalOnProperty(prefix = "kindling.outbox", name = "table")
+@EnableConfigurationProperties(OutboxProperties.class)
+public final class OutboxAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxWriter outboxWriter(JdbcClient jdbc, OutboxProperties properties) {
+		return new OutboxWriter(jdbc, properties.table(), OutboxWakeUp.udp(properties.wakeUpAddress()));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = { "org.flywaydb.core.Flyway",
+			"org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy" })
+	static class Schema {
+
+		@Bean
+		@ConditionalOnMissingBean
+		FlywayMigrationStrategy outboxSchemaAfterServiceMigrations(OutboxProperties properties,
+				ObjectProvider<MovedOutboxMigrations> moved) {
+			return (flyway) -> {
+				moved.ifAvailable((migrations) -> migrations.adopt(flyway));
+				flyway.migrate();
+				OutboxSchema.migrate(flyway.getConfiguration().getDataSource(), properties.table());
+			};
+		}
+
+	}
+
+}

@@ -1,0 +1,170 @@
+package io.kindling.outbox;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.zip.CRC32;
+
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.dao.PessimisticLockingFailureException;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/** {@link OutboxWriter} on the real MariaDB, in a table its migrations made. */
+@RealServers(Server.MARIADB)
+class OutboxWriterIT {
+
+	static final String TABLE = "writer_outbox";
+
+	static TestDatabase db;
+
+	static OutboxWriter writer;
+
+	@BeforeAll
+	static void createTable() {
+		db = new TestDatabase("outbox_writer_it");
+		OutboxSchema.migrate(db.dataSource, TABLE);
+		writer = new OutboxWriter(db.jdbc, TABLE);
+	}
+
+	@AfterAll
+	static void close() {
+		db.close();
+	}
+
+	@BeforeEach
+	void empty() {
+		db.jdbc.sql("DELETE FROM " + TABLE).update();
+	}
+
+	@Test
+	void anAppendedEventIsOneRowWaitingForTheRelay() {
+		OutboxEvent event = event("12:34", "{\"match_id\":9}", Instant.parse("2026-12-02T10:00:00.123456Z"));
+		db.transactions.executeWithoutResult((status) -> writer.append(event));
+
+		List<Map<String, Object>> rows = db.rows(TABLE);
+		assertThat(rows).hasSize(1);
+		Map<String, Object> row = rows.get(0);
+		assertThat(row).containsEntry("event_id", event.eventId().toString())
+			.containsEntry("event_type", "MATCH_CREATED")
+			.containsEntry("event_key", "12:34")
+			.containsEntry("key_hash", crc32("12:34"))
+			.containsEntry("payload", "{\"match_id\":9}")
+			.containsEntry("attempts", 0)
+			.containsEntry("published_at", null)
+			.containsEntry("next_attempt_at", null)
+			.containsEntry("last_error", null)
+			.containsEntry("parked_at", null);
+		// to the microsecond, on MariaDB too
+		assertThat(((Timestamp) row.get("created_at")).toInstant()).isEqualTo(event.occurredAt());
+	}
+
+	@Test
+	void anEventIdIsAppendedOnceWhateverComesAfterIt() {
+		OutboxEvent first = event("12:34", "{\"first\":true}", Instant.now());
+		OutboxEvent again = new OutboxEvent(first.eventId(), "MATCH_REMOVED", "56:78", "{\"first\":false}",
+				Instant.now().plusSeconds(60));
+		db.transactions.executeWithoutResult((status) -> writer.append(first));
+		db.transactions.executeWithoutResult((status) -> writer.append(again));
+		// twice in one transaction too
+		db.transactions.executeWithoutResult((status) -> {
+			writer.append(again);
+			writer.append(again);
+		});
+		assertThat(db.rows(TABLE)).singleElement()
+			.satisfies((row) -> assertThat(row).containsEntry("event_id", first.eventId().toString())
+				.containsEntry("event_type", "MATCH_CREATED")
+				.containsEntry("event_key", "12:34")
+				.containsEntry("payload", "{\"first\":true}"));
+
+		// a published row stays published: the relay does not send it again
+		db.jdbc.sql("UPDATE " + TABLE + " SET published_at = NOW(6)").update();
+		db.transactions.executeWithoutResult((status) -> writer.append(first));
+		assertThat(db.count(TABLE)).isOne();
+		assertThat(db.rows(TABLE).get(0).get("published_at")).isNotNull();
+	}
+
+	@Test
+	void manyWritersOfTheSameEventsLeaveEachOnce() throws Exception {
+		List<OutboxEvent> events = new ArrayList<>();
+		for (int i = 0; i < 50; i++) {
+			events.add(event("pair-" + i, "{\"i\":" + i + "}", Instant.now()));
+		}
+		AtomicInteger deadlocks = new AtomicInteger();
+		try (ExecutorService threads = Executors.newFixedThreadPool(16)) {
+			List<Future<?>> done = new ArrayList<>();
+			for (int t = 0; t < 16; t++) {
+				done.add(threads.submit(() -> {
+					for (OutboxEvent event : events) {
+						appendRetryingDeadlocks(event, deadlocks);
+					}
+				}));
+			}
+			for (Future<?> each : done) {
+				each.get();
+			}
+		}
+		assertThat(db.rows(TABLE)).extracting((row) -> row.get("event_id"))
+			.containsExactlyInAnyOrderElementsOf(events.stream().map((event) -> event.eventId().toString()).toList());
+		System.out.printf("16 writers x 50 events: %d deadlocks retried%n", deadlocks.get());
+	}
+
+	@Test
+	void aRolledBackTransactionTakesItsEventsWithIt() {
+		db.transactions.executeWithoutResult((status) -> {
+			writer.append(event("a", "{}", Instant.now()));
+			writer.append(event("b", "{}", Instant.now()));
+			// the caller's transaction sees its rows before it decides
+			assertThat(db.count(TABLE)).isEqualTo(2);
+			status.setRollbackOnly();
+		});
+		assertThat(db.count(TABLE)).isZero();
+	}
+
+	@Test
+	void anEventOutsideATransactionIsRefused() {
+		assertThatIllegalStateException().isThrownBy(() -> writer.append(event("a", "{}", Instant.now())))
+			.withMessageContaining("transaction");
+		assertThat(db.count(TABLE)).isZero();
+	}
+
+	private static void appendRetryingDeadlocks(OutboxEvent event, AtomicInteger deadlocks) {
+		while (true) {
+			try {
+				db.transactions.executeWithoutResult((status) -> writer.append(event));
+				return;
+			}
+			catch (PessimisticLockingFailureException ex) {
+				// InnoDB may refuse one of two concurrent inserts of one key as a
+				// deadlock; that caller's transaction fails whole, and it tries again
+				deadlocks.incrementAndGet();
+			}
+		}
+	}
+
+	static OutboxEvent event(String key, String payload, Instant occurredAt) {
+		return new OutboxEvent(UUID.randomUUID(), "MATCH_CREATED", key, payload, occurredAt);
+	}
+
+	private static long crc32(String text) {
+		CRC32 crc = new CRC32();
+		crc.update(text.getBytes(StandardCharsets.UTF_8));
+		return crc.getValue();
+	}
+
+}

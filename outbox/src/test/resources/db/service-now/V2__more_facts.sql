@@ -1,0 +1,1 @@
+ALTER TABLE facts ADD COLUMN happened_at TIMESTAMP(6) NULL;
