@@ -118,9 +118,9 @@ class RoomsFailoverIT {
 
 		// a stream opened after the failover still hears its room formed on the other
 		// instance
+		assertThat(retried(() -> b.status(newcomers.get(0))).status()).isEqualTo(200);
 		EventStream stream = b.http().events("/api/matching/events", newcomers.get(0));
 		BlockingQueue<String> lines = stream.lines();
-		assertThat(retried(() -> b.status(newcomers.get(0))).status()).isEqualTo(200);
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 
 		for (int topic = 1; topic <= 3; topic++) {
