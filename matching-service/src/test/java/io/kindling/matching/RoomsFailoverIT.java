@@ -14,6 +14,7 @@ import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.ProcessSignals;
 import io.kindling.infra.servers.RedisSentinels;
 import io.kindling.infra.servers.RedisServer;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;

@@ -11,6 +11,7 @@ import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisServer;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;

@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Response;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.matching.queue.RedisKeys;

@@ -18,6 +18,7 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.geo.Geohash;
@@ -73,15 +74,15 @@ abstract class DeckTestSupport {
 	SecurityProperties security;
 
 	@Autowired
-	TestClock clock;
+	MutableClock clock;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Clocks {
 
 		@Bean
 		@Primary
-		TestClock testClock() {
-			return new TestClock(START);
+		MutableClock testClock() {
+			return new MutableClock(START);
 		}
 
 	}

@@ -1,6 +1,10 @@
-package io.kindling.matching.web;
+package io.kindling.support.web;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
@@ -9,27 +13,21 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-
-import io.kindling.matching.MatchingProperties;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses bodies over {@code kindling.matching.max-body-size} with 413: at once when the
+ * Refuses bodies over {@code kindling.web.max-body-size} with 413: at once when the
  * length is declared, while reading when it is chunked.
  */
-@Component
-class BodySizeLimit extends OncePerRequestFilter {
+final class BodySizeLimit extends OncePerRequestFilter {
 
 	private final long maxBytes;
 
 	private final JsonMapper json;
 
-	BodySizeLimit(MatchingProperties properties, JsonMapper json) {
+	BodySizeLimit(WebEdgeProperties properties, JsonMapper json) {
 		this.maxBytes = properties.maxBodySize().toBytes();
 		this.json = json;
 	}
@@ -38,17 +36,17 @@ class BodySizeLimit extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		if (request.getContentLengthLong() > this.maxBytes) {
-			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
-			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-			response.getWriter()
-				.write(this.json
-					.writeValueAsString(ProblemDetails.problem(HttpStatus.CONTENT_TOO_LARGE, "body-too-large",
-							"Request body too large", "the request body is larger than " + this.maxBytes + " bytes")));
+			Problems.write(response, this.json, Problems.of(ProblemType.CONTENT_TOO_LARGE, detail(this.maxBytes)));
 			return;
 		}
 		chain.doFilter(new Limited(request, this.maxBytes), response);
 	}
 
+	static String detail(long maxBytes) {
+		return "the request body is larger than " + maxBytes + " bytes";
+	}
+
+	/** Whether reading the body failed because it grew past the limit. */
 	static boolean exceeded(Throwable ex) {
 		for (Throwable cause = ex; cause != null; cause = cause.getCause()) {
 			if (cause instanceof TooLarge) {
@@ -73,6 +71,14 @@ class BodySizeLimit extends OncePerRequestFilter {
 		Limited(HttpServletRequest request, long maxBytes) {
 			super(request);
 			this.maxBytes = maxBytes;
+		}
+
+		// the container's reader would read past the counting stream
+		@Override
+		public BufferedReader getReader() throws IOException {
+			String encoding = getCharacterEncoding();
+			Charset charset = (encoding != null) ? Charset.forName(encoding) : StandardCharsets.UTF_8;
+			return new BufferedReader(new InputStreamReader(getInputStream(), charset));
 		}
 
 		@Override

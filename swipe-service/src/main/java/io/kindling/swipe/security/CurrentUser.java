@@ -1,4 +1,4 @@
-package io.kindling.swipe.web;
+package io.kindling.swipe.security;
 
 import org.springframework.security.oauth2.jwt.Jwt;
 
