@@ -13,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -69,14 +70,14 @@ class ModerationIT {
 		assertProblem(report(me, "SPAM"), 404, "no-room");
 		String other = this.api.session();
 		this.api.join(me, 1, 2);
-		Api.Response room = this.api.join(other, 1, 2);
+		Response room = this.api.join(other, 1, 2);
 
-		Api.Response first = report(me, "HARASSMENT");
+		Response first = report(me, "HARASSMENT");
 		assertThat(first.status()).as(first.body()).isEqualTo(201);
 		assertThat(first.field("room_id")).isEqualTo(room.field("room_id"));
 		assertThat(first.json().get("reported").asInt()).isEqualTo(1);
 		this.api.leave(me);
-		Api.Response again = report(me, "SPAM");
+		Response again = report(me, "SPAM");
 		assertThat(again.status()).as("the last room, reported already").isEqualTo(200);
 		assertThat(again.body()).isEqualTo(first.body());
 
@@ -95,17 +96,19 @@ class ModerationIT {
 
 	@Test
 	void badReportsAre400AndChangeNothing() {
+		long reportsBefore = this.jdbc.sql("SELECT COUNT(*) FROM room_reports").query(Long.class).single();
 		String me = this.api.session();
 		String other = this.api.session();
 		this.api.join(me, 1, 2);
 		this.api.join(other, 1, 2);
 		for (String body : List.of("{}", "{\"reason\":\"RUDE\"}", "{\"reason\":1}", "{\"reason\":null}")) {
-			Api.Response refused = this.api.send("POST", "/api/matching/reports", me, body);
+			Response refused = this.api.send("POST", "/api/matching/reports", me, body);
 			assertThat(refused.status()).as(body).isEqualTo(400);
 		}
 		assertThat(this.api.send("POST", "/api/matching/reports", null, "{\"reason\":\"SPAM\"}").status())
 			.isEqualTo(401);
-		assertThat(this.jdbc.sql("SELECT COUNT(*) FROM room_reports").query(Long.class).single()).isZero();
+		assertThat(this.jdbc.sql("SELECT COUNT(*) FROM room_reports").query(Long.class).single())
+			.isEqualTo(reportsBefore);
 	}
 
 	@Test
@@ -150,7 +153,7 @@ class ModerationIT {
 		}
 		report(reporters.get(0), "SPAM");
 		report(reporters.get(1), "SPAM");
-		this.clock.advance(Duration.ofHours(24));
+		this.clock.advance(Duration.ofHours(1));
 		report(reporters.get(2), "SPAM");
 		assertThat(bans(Session.keyOf(reported))).isZero();
 		assertThat(this.api.join(reported, 2, 2).status()).isEqualTo(202);
@@ -252,10 +255,9 @@ class ModerationIT {
 				new String[] { "Authorization", "Basic " + RoomFeatures.ADMIN_TOKEN })) {
 			for (String[] call : List.of(new String[] { "GET", "/api/admin/topics" },
 					new String[] { "POST", "/api/admin/bans" }, new String[] { "DELETE", "/api/admin/bans/1" })) {
-				Api.Response refused = this.api.send(call[0], call[1], null, call[0].equals("POST") ? "{}" : null,
-						auth);
+				Response refused = this.api.send(call[0], call[1], null, call[0].equals("POST") ? "{}" : null, auth);
 				assertProblem(refused, 401, "unauthenticated");
-				assertThat(refused.header("WWW-Authenticate")).isEqualTo("Bearer");
+				assertThat(refused.header("WWW-Authenticate").orElse(null)).isEqualTo("Bearer");
 			}
 		}
 		assertThat(RoomFeatures.admin(this.api, "GET", "/api/admin/topics", null).status()).isEqualTo(200);
@@ -263,7 +265,7 @@ class ModerationIT {
 
 	@Test
 	void operatorsAddRenameAndRetireTopicsWhichJoinsSeeAtOnce() {
-		Api.Response added = RoomFeatures.admin(this.api, "POST", "/api/admin/topics",
+		Response added = RoomFeatures.admin(this.api, "POST", "/api/admin/topics",
 				"{\"name\":\"Chess " + System.nanoTime() + "\"}");
 		assertThat(added.status()).as(added.body()).isEqualTo(201);
 		long id = added.json().get("id").asLong();
@@ -281,11 +283,11 @@ class ModerationIT {
 			assertThat(RoomFeatures.admin(this.api, "POST", "/api/admin/topics", bad).status()).as(bad).isEqualTo(400);
 		}
 
-		Api.Response renamed = RoomFeatures.admin(this.api, "PATCH", "/api/admin/topics/" + id,
+		Response renamed = RoomFeatures.admin(this.api, "PATCH", "/api/admin/topics/" + id,
 				"{\"name\":\"" + name + " club\"}");
 		assertThat(renamed.status()).isEqualTo(200);
 		assertThat(renamed.field("name")).isEqualTo(name + " club");
-		Api.Response retired = RoomFeatures.admin(this.api, "PATCH", "/api/admin/topics/" + id, "{\"active\":false}");
+		Response retired = RoomFeatures.admin(this.api, "PATCH", "/api/admin/topics/" + id, "{\"active\":false}");
 		assertThat(retired.json().get("active").asBoolean()).isFalse();
 		assertProblem(this.api.join(token, id, 2), 400, "topic-unavailable");
 		assertThat(RoomFeatures.admin(this.api, "GET", "/api/admin/topics", null).body()).contains(name + " club");
@@ -300,7 +302,7 @@ class ModerationIT {
 	void operatorsBanASessionWhichLeavesItsQueueAndLiftTheBan() {
 		String token = this.api.session();
 		assertThat(this.api.join(token, 1, 2).status()).isEqualTo(202);
-		Api.Response ban = RoomFeatures.admin(this.api, "POST", "/api/admin/bans",
+		Response ban = RoomFeatures.admin(this.api, "POST", "/api/admin/bans",
 				"{\"ban_type\":\"SESSION\",\"value\":\"" + Session.keyOf(token).toUpperCase() + "\",\"expires_at\":\""
 						+ this.clock.instant().plus(Duration.ofHours(2)) + "\"}");
 		assertThat(ban.status()).as(ban.body()).isEqualTo(201);
@@ -326,7 +328,7 @@ class ModerationIT {
 
 	@Test
 	void anAddressBanBitesAndBadBansAre400() {
-		Api.Response ban = RoomFeatures.admin(this.api, "POST", "/api/admin/bans",
+		Response ban = RoomFeatures.admin(this.api, "POST", "/api/admin/bans",
 				"{\"ban_type\":\"IP\",\"value\":\"127.0.0.1\"}");
 		assertThat(ban.status()).isEqualTo(201);
 		assertThat(ban.json().get("expires_at").isNull()).isTrue();
@@ -361,7 +363,7 @@ class ModerationIT {
 		List<Long> listed = new ArrayList<>();
 		String cursor = null;
 		do {
-			Api.Response page = RoomFeatures.admin(this.api, "GET",
+			Response page = RoomFeatures.admin(this.api, "GET",
 					"/api/admin/bans?limit=2" + ((cursor != null) ? "&cursor=" + cursor : ""), null);
 			assertThat(page.status()).isEqualTo(200);
 			page.json().get("bans").forEach((ban) -> listed.add(ban.get("id").asLong()));
@@ -374,7 +376,7 @@ class ModerationIT {
 		assertThat(RoomFeatures.admin(this.api, "GET", "/api/admin/bans?limit=0", null).status()).isEqualTo(400);
 	}
 
-	private Api.Response report(String token, String reason) {
+	private Response report(String token, String reason) {
 		return this.api.send("POST", "/api/matching/reports", token, "{\"reason\":\"" + reason + "\"}");
 	}
 
@@ -385,9 +387,9 @@ class ModerationIT {
 			.single();
 	}
 
-	private static void assertProblem(Api.Response response, int status, String type) {
+	private static void assertProblem(Response response, int status, String type) {
 		assertThat(response.status()).as(response.body()).isEqualTo(status);
-		assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+		assertThat(response.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
 		assertThat(response.field("type")).isEqualTo("https://kindling.io/problems/" + type);
 	}
 

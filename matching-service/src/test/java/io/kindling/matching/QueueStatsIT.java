@@ -2,6 +2,7 @@ package io.kindling.matching;
 
 import java.time.Duration;
 
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -66,7 +67,7 @@ class QueueStatsIT {
 		String token = this.api.session();
 		String a = this.api.session();
 		String b = this.api.session();
-		Api.Response aWaits = this.api.join(a, 3, 3);
+		Response aWaits = this.api.join(a, 3, 3);
 		// alone in a size-3 queue nobody else joined lately: dropped at the timeout
 		assertThat(aWaits.json().get("estimated_wait_ms").asLong()).isEqualTo(Duration.ofMinutes(5).toMillis());
 		this.clock.advance(Duration.ofSeconds(10));

@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -65,11 +66,13 @@ class RematchIT {
 		String b = this.api.session();
 		RoomFeatures.shareARoom(this.api, a, b, 1);
 		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(202);
+		this.clock.advance(Duration.ofMillis(1));
 		assertThat(this.api.join(b, 1, 2).status()).as("no rematch while the queue may fill").isEqualTo(202);
+		this.clock.advance(Duration.ofMillis(1));
 		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
 
 		String c = this.api.session();
-		Api.Response matched = this.api.join(c, 1, 2);
+		Response matched = this.api.join(c, 1, 2);
 		assertThat(matched.status()).isEqualTo(200);
 		assertThat(this.api.status(a).field("room_id")).isEqualTo(matched.field("room_id"));
 		assertThat(this.api.status(b).field("status")).isEqualTo("waiting");
@@ -109,6 +112,7 @@ class RematchIT {
 		RoomFeatures.shareARoom(this.api, a, b, 4);
 		assertThat(this.api.join(a, 42, 2).status()).isEqualTo(202);
 		assertThat(this.api.join(b, 42, 2).status()).isEqualTo(202);
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
 	}
 
 	@Test
@@ -118,10 +122,15 @@ class RematchIT {
 		RoomFeatures.shareARoom(this.api, a, b, 1);
 		String d = this.api.session();
 		String e = this.api.session();
-		this.api.join(a, 1, 3);
-		this.api.join(b, 1, 3);
+		// a second apart: entries of the same millisecond are taken in the order of their
+		// members
+		assertThat(this.api.join(a, 1, 3).status()).isEqualTo(202);
+		this.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.api.join(b, 1, 3).status()).isEqualTo(202);
+		this.clock.advance(Duration.ofSeconds(1));
 		assertThat(this.api.join(d, 1, 3).status()).as("a, b and d would put a and b together").isEqualTo(202);
-		Api.Response matched = this.api.join(e, 1, 3);
+		this.clock.advance(Duration.ofSeconds(1));
+		Response matched = this.api.join(e, 1, 3);
 		assertThat(matched.status()).isEqualTo(200);
 		assertThat(this.api.status(a).field("room_id")).isEqualTo(matched.field("room_id"));
 		assertThat(this.api.status(d).field("room_id")).isEqualTo(matched.field("room_id"));

@@ -2,6 +2,8 @@ package io.kindling.matching;
 
 import java.util.List;
 
+import io.kindling.infra.http.Response;
+
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -23,6 +25,9 @@ final class RoomFeatures {
 
 	static final String SESSIONS_SETTING = "kindling.matching.rate-limit.sessions-per-minute=0";
 
+	/** Shorter than a session lives, so that a report can fall out of it. */
+	static final String REPORT_WINDOW_SETTING = "kindling.matching.report-window=1h";
+
 	private RoomFeatures() {
 	}
 
@@ -38,13 +43,13 @@ final class RoomFeatures {
 	/** Two sessions put in a room together, then both leave it. */
 	static void shareARoom(Api api, String first, String second, long topicId) {
 		assertThat(api.join(first, topicId, 2).status()).isEqualTo(202);
-		Api.Response matched = api.join(second, topicId, 2);
+		Response matched = api.join(second, topicId, 2);
 		assertThat(matched.status()).as(matched.body()).isEqualTo(200);
 		assertThat(api.leave(first).status()).isEqualTo(204);
 		assertThat(api.leave(second).status()).isEqualTo(204);
 	}
 
-	static Api.Response admin(Api api, String method, String path, String body) {
+	static Response admin(Api api, String method, String path, String body) {
 		return api.send(method, path, null, body, "Authorization", "Bearer " + ADMIN_TOKEN);
 	}
 
