@@ -36,7 +36,8 @@ import static org.awaitility.Awaitility.await;
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING })
+		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING,
+				RoomFeatures.REPORT_WINDOW_SETTING })
 @Import(TestClockConfiguration.class)
 class RematchIT {
 
