@@ -76,9 +76,12 @@ class OutboxMigrationIT {
 		return Flyway.configure().configuration(this.flyway.getConfiguration()).dataSource(database).load();
 	}
 
-	/** The tables the former migrations made (seats and the reports' came later, empty). */
+	/**
+	 * The tables the former migrations made (seats and the reports' came later, empty).
+	 */
 	private static boolean data(String table) {
-		return !table.startsWith("flyway_") && !java.util.Set.of("seats", "room_reports", "reported_sessions").contains(table);
+		return !table.startsWith("flyway_")
+				&& !java.util.Set.of("seats", "room_reports", "reported_sessions").contains(table);
 	}
 
 	/** Outbox rows in each state the relay leaves them in, and the facts beside them. */
