@@ -1,6 +1,8 @@
 package io.kindling.matching.room;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.ScheduledFuture;
 
 import io.kindling.matching.MatchingProperties;
@@ -57,12 +59,13 @@ class RoomSweeper implements SmartLifecycle {
 	 * in). Then the queue stats' snapshot is read again, after the rooms it formed.
 	 */
 	void sweep() {
-		formRooms();
-		this.stats.refresh();
+		List<ActiveQueues.Active> active = this.queues.list();
+		formRooms(active);
+		this.stats.refresh(active.stream().map(ActiveQueues.Active::queue).collect(Collectors.toSet()));
 	}
 
-	private void formRooms() {
-		for (ActiveQueues.Active active : this.queues.list()) {
+	private void formRooms(List<ActiveQueues.Active> queues) {
+		for (ActiveQueues.Active active : queues) {
 			MatchQueue queue = active.queue();
 			try {
 				RoomFormer.Sweep swept = this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);

@@ -10,6 +10,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.Set;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.MatchQueue;
@@ -80,8 +82,14 @@ public class QueueStats {
 			.register(registry);
 	}
 
-	/** Reads every active topic's queues once (one round trip where it can be one). */
-	public synchronized void refresh() {
+	/**
+	 * Reads the active topics' queues that may hold someone (one round trip where it can
+	 * be one); a queue out of the sweeper's index had nobody join lately, so it is empty
+	 * and its join counter is as last read (each is read once, at this instance's first
+	 * refresh).
+	 * @param mayHoldSomeone the queues in the sweeper's index
+	 */
+	public synchronized void refresh(Set<MatchQueue> mayHoldSomeone) {
 		Instant now = this.clock.instant();
 		List<MatchQueue> queues = new ArrayList<>();
 		for (Topic topic : this.topics.activeTopics()) {
@@ -89,10 +97,19 @@ public class QueueStats {
 				queues.add(new MatchQueue(topic.id(), size));
 			}
 		}
+		List<MatchQueue> toRead = queues.stream()
+			.filter((queue) -> mayHoldSomeone.contains(queue) || !this.samples.containsKey(queue))
+			.toList();
 		Map<MatchQueue, Seen> seen = new HashMap<>();
-		this.script.read(queues)
+		this.script.read(toRead)
 			.forEach((queue, reading) -> seen.put(queue, new Seen(reading.waiting(), reading.oldestSince(),
 					arrivalsPerSecond(queue, reading.joins(), now))));
+		for (MatchQueue queue : queues) {
+			if (!seen.containsKey(queue)) {
+				long joins = this.samples.get(queue).peekLast().joins();
+				seen.put(queue, new Seen(0, Optional.empty(), arrivalsPerSecond(queue, joins, now)));
+			}
+		}
 		this.samples.keySet().retainAll(seen.keySet());
 		this.snapshot = Map.copyOf(seen);
 		if (!queues.equals(this.gauged)) {
