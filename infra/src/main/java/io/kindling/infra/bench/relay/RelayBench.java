@@ -87,8 +87,7 @@ public final class RelayBench {
 		int seconds = (int) BenchArgs.longArg(args, "--seconds", 20);
 		Path root = BenchHost.root();
 		Path jar = ServiceJar.locate(root, "outbox-relay");
-		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/V1__outbox_table.sql"))
-			.strip();
+		List<String> tableShape = outboxMigrations(root);
 		Path work = Files.createTempDirectory("kindling-bench-relay-");
 		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
 		KafkaBroker kafka = new KafkaBroker(work.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 12);
@@ -102,7 +101,9 @@ public final class RelayBench {
 			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
 				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
-					db.createStatement().execute(tableShape.replace("${outbox_table}", table).replace(";", ""));
+					for (String migration : tableShape) {
+						db.createStatement().execute(migration.replace("${outbox_table}", table).replace(";", ""));
+					}
 				}
 			}
 			createTopics(kafka.bootstrapServers());
@@ -402,6 +403,24 @@ public final class RelayBench {
 					.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE published_at IS NULL")) {
 			rs.next();
 			return rs.getLong(1);
+		}
+	}
+
+	/**
+	 * The outbox table's migrations as the services run them, in version order, each one
+	 * statement: the table the relay publishes is the services' table.
+	 */
+	private static List<String> outboxMigrations(Path root) throws IOException {
+		try (Stream<Path> files = Files.list(root.resolve("outbox/src/main/resources/db/outbox"))) {
+			List<Path> migrations = files.filter((file) -> file.getFileName().toString().matches("V\\d+__.*\\.sql"))
+				.sorted(java.util.Comparator.comparingInt((Path file) -> Integer
+					.parseInt(file.getFileName().toString().replaceFirst("^V(\\d+)__.*", "$1"))))
+				.toList();
+			List<String> statements = new ArrayList<>();
+			for (Path migration : migrations) {
+				statements.add(Files.readString(migration).strip());
+			}
+			return statements;
 		}
 	}
 
