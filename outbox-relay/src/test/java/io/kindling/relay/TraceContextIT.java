@@ -1,15 +1,12 @@
 package io.kindling.relay;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -17,6 +14,9 @@ import java.util.regex.Pattern;
 import com.zaxxer.hikari.HikariDataSource;
 import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.bench.ServiceJar;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServers;
@@ -51,8 +51,6 @@ class TraceContextIT {
 
 	static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])");
 
-	static final HttpClient http = HttpClient.newHttpClient();
-
 	static TopicReader matchesTopic;
 
 	static TopicReader roomsTopic;
@@ -60,6 +58,10 @@ class TraceContextIT {
 	static ServiceJar swipes;
 
 	static ServiceJar rooms;
+
+	static ServiceClient swipeApi;
+
+	static ServiceClient roomsApi;
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
@@ -96,16 +98,18 @@ class TraceContextIT {
 				settings("trace_matching"), logs.resolve("trace-matching-service.log"));
 		swipes.awaitHealthy(Duration.ofSeconds(120));
 		rooms.awaitHealthy(Duration.ofSeconds(120));
+		swipeApi = new ServiceClient(swipes.port());
+		roomsApi = new ServiceClient(rooms.port());
 	}
 
 	private static List<String> settings(String database, String... more) {
-		List<String> settings = new java.util.ArrayList<>(
-				List.of("--spring.datasource.url=" + RealServersExtension.mariaDb().jdbcUrl(database),
-						"--spring.datasource.username=" + MariaDbServer.USER,
-						"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
-						"--spring.data.redis.port=" + RealServersExtension.redis().port(),
-						// no relay listens for the wake-up: this one polls
-						"--kindling.outbox.wake-up-address="));
+		List<String> settings = new java.util.ArrayList<>(List.of("--kindling.database.host=127.0.0.1",
+				"--kindling.database.port=" + RealServersExtension.mariaDb().port(),
+				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
+				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + RealServersExtension.redis().port(),
+				// no relay listens for the wake-up: this one polls
+				"--kindling.outbox.wake-up-address="));
 		settings.addAll(List.of(more));
 		return settings;
 	}
@@ -118,47 +122,47 @@ class TraceContextIT {
 	}
 
 	@Test
-	void aLikeThatMakesAMatchCarriesItsRequestsTraceToTheMatchCreatedRecord() throws Exception {
+	void aLikeThatMakesAMatchCarriesItsRequestsTraceToTheMatchCreatedRecord() {
 		long ana = ThreadLocalRandom.current().nextLong(1_000_000, 2_000_000);
 		long ben = ana + 1;
 		insertProfiles(ana, ben);
 		String anaTrace = newTraceparent();
 		String benTrace = newTraceparent();
 
-		HttpResponse<String> anaLike = swipe(ana, ben, anaTrace);
-		assertThat(anaLike.statusCode()).as(anaLike.body()).isEqualTo(200);
-		assertThat(anaLike.body()).contains("\"matched\":false");
-		HttpResponse<String> benLike = swipe(ben, ana, benTrace);
-		assertThat(benLike.statusCode()).as(benLike.body()).isEqualTo(200);
-		assertThat(benLike.body()).contains("\"matched\":true");
+		Response anaLike = swipe(ana, ben, anaTrace);
+		assertThat(anaLike.status()).as(anaLike.body()).isEqualTo(200);
+		assertThat(anaLike.json().get("matched").asBoolean()).isFalse();
+		Response benLike = swipe(ben, ana, benTrace);
+		assertThat(benLike.status()).as(benLike.body()).isEqualTo(200);
+		assertThat(benLike.json().get("matched").asBoolean()).isTrue();
 
 		ConsumerRecord<String, String> created = await().atMost(Duration.ofSeconds(30))
 			.until(() -> matchesTopic.records()
 				.stream()
 				.filter((record) -> record.key().equals(ana + ":" + ben))
 				.filter((record) -> TopicReader.header(record, "event_type").equals("MATCH_CREATED"))
-				.findFirst(), java.util.Optional::isPresent)
+				.findFirst(), Optional::isPresent)
 			.orElseThrow();
 		assertContinues(TopicReader.header(created, "traceparent"), benTrace);
 	}
 
 	@Test
-	void aJoinThatFormsARoomCarriesItsRequestsTraceToTheRoomFormedRecord() throws Exception {
+	void aJoinThatFormsARoomCarriesItsRequestsTraceToTheRoomFormedRecord() {
 		String first = session();
 		String second = session();
 		String firstTrace = newTraceparent();
 		String secondTrace = newTraceparent();
 
-		HttpResponse<String> waiting = join(first, firstTrace);
-		assertThat(waiting.statusCode()).as(waiting.body()).isEqualTo(202);
-		HttpResponse<String> formed = join(second, secondTrace);
-		assertThat(formed.statusCode()).as(formed.body()).isEqualTo(200);
-		Matcher roomId = Pattern.compile("\"room_id\":\"([^\"]+)\"").matcher(formed.body());
-		assertThat(roomId.find()).as(formed.body()).isTrue();
+		Response waiting = join(first, firstTrace);
+		assertThat(waiting.status()).as(waiting.body()).isEqualTo(202);
+		Response formed = join(second, secondTrace);
+		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
+		String roomId = formed.field("room_id");
+		assertThat(roomId).as(formed.body()).isNotEmpty();
 
 		ConsumerRecord<String, String> record = await().atMost(Duration.ofSeconds(30))
-			.until(() -> roomsTopic.records().stream().filter((r) -> r.key().equals(roomId.group(1))).findFirst(),
-					java.util.Optional::isPresent)
+			.until(() -> roomsTopic.records().stream().filter((r) -> r.key().equals(roomId)).findFirst(),
+					Optional::isPresent)
 			.orElseThrow();
 		assertThat(TopicReader.header(record, "event_type")).isEqualTo("ROOM_FORMED");
 		assertContinues(TopicReader.header(record, "traceparent"), secondTrace);
@@ -186,39 +190,26 @@ class TraceContextIT {
 		return "00-" + HexFormat.of().formatHex(traceId) + "-" + HexFormat.of().formatHex(spanId) + "-01";
 	}
 
-	private static HttpResponse<String> swipe(long user, long target, String traceparent) throws Exception {
-		return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + swipes.port() + "/api/swipes"))
-			.header("Authorization", "Bearer " + Hs256.token(JWT_SECRET, user))
-			.header("Idempotency-Key", java.util.UUID.randomUUID().toString())
-			.header("Content-Type", "application/json")
+	private static Response swipe(long user, long target, String traceparent) {
+		return swipeApi.send(Request.of("POST", "/api/swipes")
+			.bearer(Hs256.token(JWT_SECRET, user))
+			.header("Idempotency-Key", UUID.randomUUID().toString())
 			.header("traceparent", traceparent)
-			.POST(HttpRequest.BodyPublishers.ofString("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"))
-			.build());
+			.json("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"));
 	}
 
-	private static String session() throws Exception {
-		HttpResponse<String> created = send(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rooms.port() + "/api/sessions"))
-					.POST(HttpRequest.BodyPublishers.noBody())
-					.build());
-		assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
-		Matcher token = Pattern.compile("\"token\":\"([^\"]+)\"").matcher(created.body());
-		assertThat(token.find()).isTrue();
-		return token.group(1);
+	private static String session() {
+		Response created = roomsApi.send(Request.of("POST", "/api/sessions").body(new byte[0]));
+		assertThat(created.status()).as(created.body()).isEqualTo(201);
+		return created.field("token");
 	}
 
-	private static HttpResponse<String> join(String token, String traceparent) throws Exception {
+	private static Response join(String token, String traceparent) {
 		// topic 3 (Music) is one of the catalogue's first topics
-		return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + rooms.port() + "/api/matching"))
-			.header("Authorization", "Bearer " + token)
-			.header("Content-Type", "application/json")
+		return roomsApi.send(Request.of("POST", "/api/matching")
+			.bearer(token)
 			.header("traceparent", traceparent)
-			.POST(HttpRequest.BodyPublishers.ofString("{\"topic_id\":3,\"size\":2}"))
-			.build());
-	}
-
-	private static HttpResponse<String> send(HttpRequest request) throws IOException, InterruptedException {
-		return http.send(request, HttpResponse.BodyHandlers.ofString());
+			.json("{\"topic_id\":3,\"size\":2}"));
 	}
 
 	/**
