@@ -1,6 +1,8 @@
 package io.kindling.matching;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.kindling.infra.test.MutableClock;
 
@@ -32,10 +34,13 @@ final class TwoInstances implements AutoCloseable {
 
 	final JdbcClient jdbc;
 
-	TwoInstances(MutableClock clock) {
+	/**
+	 * @param settings more arguments for both instances ({@code --name=value})
+	 */
+	TwoInstances(MutableClock clock, String... settings) {
 		this.clock = clock;
-		this.instanceA = instance(clock);
-		this.instanceB = instance(clock);
+		this.instanceA = instance(clock, settings);
+		this.instanceB = instance(clock, settings);
 		this.a = new Api(port(this.instanceA));
 		this.b = new Api(port(this.instanceB));
 		this.redis = this.instanceA.getBean(StringRedisTemplate.class);
@@ -61,13 +66,16 @@ final class TwoInstances implements AutoCloseable {
 		return total;
 	}
 
-	private static ConfigurableApplicationContext instance(MutableClock clock) {
+	private static ConfigurableApplicationContext instance(MutableClock clock, String... settings) {
+		List<String> arguments = new ArrayList<>(
+				List.of("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
+						"--kindling.matching.rate-limit.sessions-per-minute=0", "--spring.jmx.enabled=false",
+						"--logging.level.root=WARN"));
+		arguments.addAll(List.of(settings));
 		return new SpringApplicationBuilder(MatchingApplication.class)
 			.initializers((context) -> TestClockConfiguration.register((GenericApplicationContext) context, clock))
 			// arguments, not default properties: they must win over application.yml
-			.run("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--spring.jmx.enabled=false",
-					"--logging.level.root=WARN");
+			.run(arguments.toArray(String[]::new));
 	}
 
 	private static int port(ConfigurableApplicationContext context) {

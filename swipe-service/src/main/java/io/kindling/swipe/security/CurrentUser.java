@@ -1,8 +1,12 @@
 package io.kindling.swipe.security;
 
+import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.jwt.Jwt;
 
-/** The signed-in user: the token's {@code sub}, validated as numeric by the decoder. */
+/**
+ * The signed-in user: the token's {@code sub}, validated as numeric by the decoder, or
+ * the user a stream ticket was issued to.
+ */
 public final class CurrentUser {
 
 	private CurrentUser() {
@@ -10,6 +14,15 @@ public final class CurrentUser {
 
 	public static long id(Jwt jwt) {
 		return Long.parseLong(jwt.getSubject());
+	}
+
+	/** The user of a request authenticated by a bearer JWT or by a stream ticket. */
+	public static long id(Authentication authentication) {
+		return switch (authentication.getPrincipal()) {
+			case Jwt jwt -> id(jwt);
+			case StreamTicketFilter.TicketHolder holder -> holder.userId();
+			case null, default -> throw new IllegalStateException("not a user of this service: " + authentication);
+		};
 	}
 
 }
