@@ -70,7 +70,7 @@ class BrowserStreamsIT {
 		Api.Response formed = instances.a.join(y, 42, 2);
 		assertThat(formed.status()).isEqualTo(200);
 
-		SseEvent matched = next(stream);
+		SseEvent matched = stream.nextEvent();
 		assertThat(matched.name()).isEqualTo("matched");
 		assertThat(matched.id()).isEqualTo(formed.field("room_id"));
 		assertThat(Api.JSON.readTree(matched.data())).isEqualTo(formed.json());
@@ -110,7 +110,7 @@ class BrowserStreamsIT {
 		assertThat(instances.a.join(x, 3, 2).status()).isEqualTo(202);
 		Api.Response room = instances.b.join(instances.b.session(), 3, 2);
 		assertThat(room.status()).isEqualTo(200);
-		String roomId = next(first).id();
+		String roomId = first.nextEvent().id();
 		assertThat(roomId).isEqualTo(room.field("room_id"));
 		first.close();
 
@@ -118,8 +118,8 @@ class BrowserStreamsIT {
 		// parameter: either way the room it was told of is not sent again
 		SseStream byHeader = open(instances.b, "", "Authorization", "Bearer " + x, "Last-Event-ID", roomId);
 		SseStream byParameter = open(instances.a, "?ticket=" + ticket(instances.b, x) + "&last_event_id=" + roomId);
-		assertNothingWithin(byHeader, Duration.ofSeconds(1));
-		assertNothingWithin(byParameter, Duration.ZERO);
+		byHeader.assertNoEventWithin(Duration.ofSeconds(1));
+		byParameter.assertNoEventWithin(Duration.ZERO);
 		byHeader.close();
 		byParameter.close();
 
@@ -129,10 +129,10 @@ class BrowserStreamsIT {
 		Api.Response missed = instances.a.join(instances.a.session(), 3, 2);
 		assertThat(missed.status()).isEqualTo(200);
 		SseStream back = open(instances.b, "?ticket=" + ticket(instances.a, x) + "&last_event_id=" + roomId);
-		SseEvent event = next(back);
+		SseEvent event = back.nextEvent();
 		assertThat(event.id()).isEqualTo(missed.field("room_id")).isNotEqualTo(roomId);
 		assertThat(Api.JSON.readTree(event.data())).isEqualTo(missed.json());
-		assertNothingWithin(back, Duration.ofSeconds(1));
+		back.assertNoEventWithin(Duration.ofSeconds(1));
 		back.close();
 	}
 
@@ -191,22 +191,8 @@ class BrowserStreamsIT {
 			.build(), HttpResponse.BodyHandlers.ofString());
 	}
 
-	/** Opens the rooms' event stream and waits for its first line. */
 	static SseStream open(Api api, String query, String... headers) throws InterruptedException {
-		SseStream stream = SseStream.open(URI.create(api.base() + "/api/matching/events" + query), headers);
-		assertThat(stream.status()).isEqualTo(200);
-		assertThat(stream.lines().poll(10, TimeUnit.SECONDS)).as("the stream's first line").isEqualTo(":subscribed");
-		return stream;
-	}
-
-	static SseEvent next(SseStream stream) throws InterruptedException {
-		SseEvent event = stream.next(Duration.ofSeconds(10));
-		assertThat(event).as("an event within 10 s").isNotNull();
-		return event;
-	}
-
-	static void assertNothingWithin(SseStream stream, Duration wait) throws InterruptedException {
-		assertThat(stream.next(wait)).as("no event").isNull();
+		return SseStream.subscribe(URI.create(api.base() + "/api/matching/events" + query), headers);
 	}
 
 }

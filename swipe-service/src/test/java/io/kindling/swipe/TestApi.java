@@ -21,6 +21,11 @@ public final class TestApi {
 		this.base = "http://127.0.0.1:" + port;
 	}
 
+	/** {@code http://127.0.0.1:<port>}. */
+	public String base() {
+		return this.base;
+	}
+
 	public HttpResponse<String> get(String path, long userId) {
 		return send(request(path, TestTokens.forUser(userId)).GET().build());
 	}

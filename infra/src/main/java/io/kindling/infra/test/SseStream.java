@@ -9,6 +9,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -58,6 +59,21 @@ public final class SseStream implements AutoCloseable {
 		}
 	}
 
+	/**
+	 * Opens the stream and waits for its {@code :subscribed} comment, as a client that
+	 * wants to know it is listening.
+	 * @throws AssertionError unless the answer is 200 and starts so within 10 s
+	 */
+	public static SseStream subscribe(URI uri, String... headers) throws InterruptedException {
+		SseStream stream = open(uri, headers);
+		String first = (stream.status() == 200) ? stream.lines.poll(10, TimeUnit.SECONDS) : null;
+		if (!":subscribed".equals(first)) {
+			stream.close();
+			throw new AssertionError("GET " + uri + " answered " + stream.status() + ", first line " + first);
+		}
+		return stream;
+	}
+
 	public int status() {
 		return this.response.statusCode();
 	}
@@ -74,6 +90,28 @@ public final class SseStream implements AutoCloseable {
 	/** The next whole event (comments skipped), or null if none comes within the wait. */
 	public @Nullable SseEvent next(Duration wait) throws InterruptedException {
 		return SseEvent.next(this.lines, wait);
+	}
+
+	/**
+	 * The next whole event.
+	 * @throws AssertionError if none comes within 10 s
+	 */
+	public SseEvent nextEvent() throws InterruptedException {
+		SseEvent event = next(Duration.ofSeconds(10));
+		if (event == null) {
+			throw new AssertionError("no event within 10 s on " + this.response.uri());
+		}
+		return event;
+	}
+
+	/**
+	 * @throws AssertionError if an event comes within the wait
+	 */
+	public void assertNoEventWithin(Duration wait) throws InterruptedException {
+		SseEvent event = next(wait);
+		if (event != null) {
+			throw new AssertionError("expected no event on " + this.response.uri() + ", got " + event);
+		}
 	}
 
 	@Override

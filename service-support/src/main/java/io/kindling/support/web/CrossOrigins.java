@@ -4,12 +4,17 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.server.ServerHttpResponse;
+import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.cors.CorsConfiguration;
+import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.cors.DefaultCorsProcessor;
 import org.springframework.web.cors.UrlBasedCorsConfigurationSource;
 import org.springframework.web.filter.CorsFilter;
@@ -51,6 +56,17 @@ final class CrossOrigins {
 
 		ProblemRefusal(JsonMapper json) {
 			this.json = json;
+		}
+
+		/** With no origin allowed, a preflight is refused, not answered empty. */
+		@Override
+		public boolean processRequest(@Nullable CorsConfiguration configuration, HttpServletRequest request,
+				HttpServletResponse response) throws IOException {
+			if (configuration == null && CorsUtils.isPreFlightRequest(request)) {
+				rejectRequest(new ServletServerHttpResponse(response));
+				return false;
+			}
+			return super.processRequest(configuration, request, response);
 		}
 
 		@Override

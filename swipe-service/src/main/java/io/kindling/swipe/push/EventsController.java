@@ -8,7 +8,6 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-import org.springframework.security.core.Authentication;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,11 +35,12 @@ class EventsController {
 	 * bearer JWT or a stream ticket ({@code ?ticket=}, checked by the security filters).
 	 */
 	@GetMapping(path = "/api/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter events(Authentication caller,
+	SseEmitter events(@AuthenticationPrincipal Object caller,
 			@RequestHeader(name = LastEventId.HEADER, required = false) @Nullable String lastEventIdHeader,
 			@RequestParam(name = LastEventId.PARAMETER, required = false) @Nullable String lastEventIdParameter)
 			throws Exception {
-		return this.streams.open(CurrentUser.id(caller), LastEventId.of(lastEventIdHeader, lastEventIdParameter));
+		return this.streams.open(CurrentUser.ofPrincipal(caller),
+				LastEventId.of(lastEventIdHeader, lastEventIdParameter));
 	}
 
 	/**

@@ -1,6 +1,5 @@
 package io.kindling.swipe.security;
 
-import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.jwt.Jwt;
 
 /**
@@ -16,12 +15,15 @@ public final class CurrentUser {
 		return Long.parseLong(jwt.getSubject());
 	}
 
-	/** The user of a request authenticated by a bearer JWT or by a stream ticket. */
-	public static long id(Authentication authentication) {
-		return switch (authentication.getPrincipal()) {
+	/**
+	 * The user of a request authenticated by a bearer JWT or by a stream ticket, from its
+	 * {@code @AuthenticationPrincipal}.
+	 */
+	public static long ofPrincipal(Object principal) {
+		return switch (principal) {
 			case Jwt jwt -> id(jwt);
 			case StreamTicketFilter.TicketHolder holder -> holder.userId();
-			case null, default -> throw new IllegalStateException("not a user of this service: " + authentication);
+			default -> throw new IllegalStateException("not a user of this service: " + principal);
 		};
 	}
 
