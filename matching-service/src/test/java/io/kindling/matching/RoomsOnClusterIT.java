@@ -1,17 +1,14 @@
 package io.kindling.matching;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisServer;
 import io.kindling.infra.test.MutableClock;
@@ -73,7 +70,7 @@ class RoomsOnClusterIT {
 		assertThat(primaries.stream().distinct().count()).as("primaries holding the keys of one room").isGreaterThan(1);
 		assertThat(a.join(x, 2, 2).status()).isEqualTo(409);
 
-		Api.Response matched = b.join(z, 1, 3);
+		Response matched = b.join(z, 1, 3);
 		assertThat(matched.status()).as(matched.body()).isEqualTo(200);
 		assertThat(a.status(x).body()).isEqualTo(matched.body());
 		assertThat(b.status(y).body()).isEqualTo(matched.body());
@@ -97,20 +94,15 @@ class RoomsOnClusterIT {
 	void aRoomFormedOnInstanceAIsPushedToTheStreamOnInstanceB() throws Exception {
 		String x = instances.b.session();
 		String y = instances.a.session();
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(instances.b.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + x)
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		EventStream stream = instances.b.http().events("/api/matching/events", x);
+		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 		assertThat(instances.b.join(x, 42, 2).status()).isEqualTo(202);
-		Api.Response formedOnA = instances.a.join(y, 42, 2);
+		Response formedOnA = instances.a.join(y, 42, 2);
 		assertThat(formedOnA.status()).isEqualTo(200);
 		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
 		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring("data:".length()))).isEqualTo(formedOnA.json());
-		stream.cancel(true);
+		stream.close();
 	}
 
 	@Test
@@ -139,7 +131,7 @@ class RoomsOnClusterIT {
 		primary.kill();
 		cluster.awaitPromoted(replica, Duration.ofSeconds(30));
 		try {
-			Api.Response matched = instances.b.join(y, 3, 2);
+			Response matched = instances.b.join(y, 3, 2);
 			for (int attempt = 0; matched.status() == 503 && attempt < 50; attempt++) {
 				Thread.sleep(200);
 				matched = instances.b.join(y, 3, 2);

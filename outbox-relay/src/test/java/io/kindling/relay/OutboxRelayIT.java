@@ -1,9 +1,5 @@
 package io.kindling.relay;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,6 +12,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.infra.test.RealServers.Server;
@@ -64,8 +63,6 @@ class OutboxRelayIT {
 
 	@Autowired
 	Clock clock;
-
-	final HttpClient http = HttpClient.newHttpClient();
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
@@ -181,8 +178,8 @@ class OutboxRelayIT {
 
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> get("/api/outbox/parked", ADMIN_TOKEN).body().contains(poison));
-		HttpResponse<String> parked = get("/api/outbox/parked", ADMIN_TOKEN);
-		assertThat(parked.statusCode()).isEqualTo(200);
+		Response parked = get("/api/outbox/parked", ADMIN_TOKEN);
+		assertThat(parked.status()).isEqualTo(200);
 		assertThat(parked.body()).contains("\"id\":\"" + poison + "\"")
 			.contains("\"source\":\"matches\"")
 			.contains("\"attempts\":3")
@@ -197,31 +194,28 @@ class OutboxRelayIT {
 			.param("payload", "{\"event_id\":\"" + poison + "\",\"fixed\":true}")
 			.param("eventId", poison)
 			.update();
-		HttpResponse<String> retried = post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN);
-		assertThat(retried.statusCode()).isEqualTo(200);
+		Response retried = post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN);
+		assertThat(retried.status()).isEqualTo(200);
 		assertThat(retried.body()).contains("\"status\":\"queued\"");
 
 		await().atMost(Duration.ofSeconds(20)).until(() -> matchesTopic.eventIds().contains(poison));
 		assertThat(get("/api/outbox/parked", ADMIN_TOKEN).body()).doesNotContain(poison);
-		assertThat(post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN).statusCode()).isEqualTo(404);
+		assertThat(post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN).status()).isEqualTo(404);
 	}
 
 	@Test
 	void theParkedRowsApiWantsTheAdminToken() throws Exception {
-		HttpResponse<String> none = get("/api/outbox/parked", null);
-		assertThat(none.statusCode()).isEqualTo(401);
-		assertThat(none.headers().firstValue("Content-Type"))
+		Response none = get("/api/outbox/parked", null);
+		assertThat(none.status()).isEqualTo(401);
+		assertThat(none.header("Content-Type"))
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
-		assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
-		assertThat(get("/api/outbox/parked", "wrong-token").statusCode()).isEqualTo(401);
-		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", null).statusCode()).isEqualTo(401);
-		HttpResponse<String> withHeader = this.http
-			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/outbox/parked"))
-				.header("X-Admin-Token", ADMIN_TOKEN)
-				.build(), HttpResponse.BodyHandlers.ofString());
-		assertThat(withHeader.statusCode()).isEqualTo(200);
-		assertThat(post("/api/outbox/parked/not-an-id/retry", ADMIN_TOKEN).statusCode()).isEqualTo(400);
-		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", ADMIN_TOKEN).statusCode()).isEqualTo(404);
+		assertThat(none.header("WWW-Authenticate")).hasValue("Bearer");
+		assertThat(get("/api/outbox/parked", "wrong-token").status()).isEqualTo(401);
+		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", null).status()).isEqualTo(401);
+		Response withHeader = http().send(Request.get("/api/outbox/parked").header("X-Admin-Token", ADMIN_TOKEN));
+		assertThat(withHeader.status()).isEqualTo(200);
+		assertThat(post("/api/outbox/parked/not-an-id/retry", ADMIN_TOKEN).status()).isEqualTo(400);
+		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", ADMIN_TOKEN).status()).isEqualTo(404);
 	}
 
 	@Test
@@ -262,8 +256,8 @@ class OutboxRelayIT {
 
 	@Test
 	void healthShowsKafkaAndTheSources() throws Exception {
-		HttpResponse<String> health = get("/actuator/health", null);
-		assertThat(health.statusCode()).isEqualTo(200);
+		Response health = get("/actuator/health", null);
+		assertThat(health.status()).isEqualTo(200);
 		assertThat(health.body()).contains("\"status\":\"UP\"").contains("\"kafka\"").contains("\"outboxSources\"");
 	}
 
@@ -290,7 +284,7 @@ class OutboxRelayIT {
 					Thread.sleep(wait);
 				}
 			}
-			assertThat(get("/actuator/health/kafka", null).statusCode()).isEqualTo(503);
+			assertThat(get("/actuator/health/kafka", null).status()).isEqualTo(503);
 		}
 		finally {
 			RealServersExtension.kafka().start();
@@ -344,21 +338,16 @@ class OutboxRelayIT {
 		java.nio.file.Files.writeString(java.nio.file.Path.of("target/outage-order.txt"), out.toString());
 	}
 
-	private HttpResponse<String> get(String path, String token) throws Exception {
-		return this.http.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString());
+	private Response get(String path, String token) {
+		return http().get(path, token);
 	}
 
-	private HttpResponse<String> post(String path, String token) throws Exception {
-		return this.http.send(request(path, token).POST(HttpRequest.BodyPublishers.noBody()).build(),
-				HttpResponse.BodyHandlers.ofString());
+	private Response post(String path, String token) {
+		return http().send(Request.of("POST", path).bearer(token).body(new byte[0]));
 	}
 
-	private HttpRequest.Builder request(String path, String token) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path));
-		if (token != null) {
-			builder.header("Authorization", "Bearer " + token);
-		}
-		return builder;
+	private ServiceClient http() {
+		return new ServiceClient(this.port);
 	}
 
 }

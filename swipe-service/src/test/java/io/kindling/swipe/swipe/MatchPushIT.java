@@ -1,8 +1,5 @@
 package io.kindling.swipe.swipe;
 
-import java.net.URI;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,8 +13,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import io.kindling.infra.test.SseEvent;
-import io.kindling.infra.test.SseStream;
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.swipe.SwipeApplication;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.TestTokens;
@@ -91,30 +90,30 @@ class MatchPushIT extends SwipeTestBase {
 		long ana = newUser();
 		long ben = newUser();
 		// Ana's stream on B, opened as a browser does, with a ticket A issued
-		SseStream anas = open(this.b, "?ticket=" + ticket(this.api, ana));
-		SseStream bens = open(this.api, "", "Authorization", "Bearer " + TestTokens.forUser(ben));
+		EventStream anas = open(this.b, events("?ticket=" + ticket(this.api, ana)));
+		EventStream bens = open(this.api, events("").bearer(TestTokens.forUser(ben)));
 
-		assertThat(this.api.swipe(ana, key(), ben, "LIKE").statusCode()).isEqualTo(200);
+		assertThat(this.api.swipe(ana, key(), ben, "LIKE").status()).isEqualTo(200);
 		JsonNode match = this.json.readTree(this.b.swipe(ben, key(), ana, "LIKE").body());
 		assertThat(match.get("matched").asBoolean()).isTrue();
 		long matchId = match.get("match_id").asLong();
 		Instant matchedAt = Instant.parse(match.get("matched_at").asString());
 
-		SseEvent toAna = anas.nextEvent();
-		SseEvent toBen = bens.nextEvent();
+		ServerSentEvent toAna = anas.nextEvent();
+		ServerSentEvent toBen = bens.nextEvent();
 		assertEvent(toAna, "match_created", matchId, ben, matchedAt);
 		assertEvent(toBen, "match_created", matchId, ana, matchedAt);
 		// what the poll answers is what was pushed
 		JsonNode polled = this.json.readTree(this.b.get("/api/matches", ben).body()).get("matches").get(0);
 		assertThat(polled).isEqualTo(this.json.readTree(toBen.data()));
 
-		assertThat(this.b.delete("/api/matches/" + matchId, ana).statusCode()).isEqualTo(204);
-		SseEvent removedForAna = anas.nextEvent();
+		assertThat(this.b.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
+		ServerSentEvent removedForAna = anas.nextEvent();
 		assertEvent(removedForAna, "match_removed", matchId, ben, matchedAt);
 		assertEvent(bens.nextEvent(), "match_removed", matchId, ana, matchedAt);
 		assertThat(eventIdOf(removedForAna)).isGreaterThan(eventIdOf(toAna));
 		// unmatching again changes nothing and pushes nothing
-		assertThat(this.api.delete("/api/matches/" + matchId, ben).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/matches/" + matchId, ben).status()).isEqualTo(204);
 		anas.assertNoEventWithin(Duration.ofSeconds(1));
 		bens.assertNoEventWithin(Duration.ZERO);
 		anas.close();
@@ -125,23 +124,22 @@ class MatchPushIT extends SwipeTestBase {
 	void aClientReconnectingWithLastEventIdGetsExactlyWhatItMissed() throws Exception {
 		long ana = newUser();
 		List<Long> others = newUsers(3);
-		SseStream first = open(this.api, "", "Authorization", "Bearer " + TestTokens.forUser(ana));
+		EventStream first = open(this.api, events("").bearer(TestTokens.forUser(ana)));
 		long firstMatch = match(ana, others.get(0));
-		SseEvent seen = first.nextEvent();
+		ServerSentEvent seen = first.nextEvent();
 		assertEvent(seen, "match_created", firstMatch, others.get(0), null);
 		first.close();
 
 		// while away: two matches made, one removed
 		long secondMatch = match(ana, others.get(1));
 		long thirdMatch = match(others.get(2), ana);
-		assertThat(this.api.delete("/api/matches/" + firstMatch, others.get(0)).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/matches/" + firstMatch, others.get(0)).status()).isEqualTo(204);
 
 		// a browser's own reconnect sends the header
-		SseStream back = open(this.b, "", "Authorization", "Bearer " + TestTokens.forUser(ana), "Last-Event-ID",
-				seen.id());
-		SseEvent second = back.nextEvent();
-		SseEvent third = back.nextEvent();
-		SseEvent removed = back.nextEvent();
+		EventStream back = open(this.b, events("").bearer(TestTokens.forUser(ana)).header("Last-Event-ID", seen.id()));
+		ServerSentEvent second = back.nextEvent();
+		ServerSentEvent third = back.nextEvent();
+		ServerSentEvent removed = back.nextEvent();
 		assertEvent(second, "match_created", secondMatch, others.get(1), null);
 		assertEvent(third, "match_created", thirdMatch, others.get(2), null);
 		assertEvent(removed, "match_removed", firstMatch, others.get(0), null);
@@ -149,10 +147,12 @@ class MatchPushIT extends SwipeTestBase {
 		back.close();
 
 		// a page with a new ticket says where it stands beside it
-		SseStream fromSecond = open(this.api, "?ticket=" + ticket(this.b, ana) + "&last_event_id=" + second.id());
+		EventStream fromSecond = open(this.api,
+				events("?ticket=" + ticket(this.b, ana) + "&last_event_id=" + second.id()));
 		assertThat(fromSecond.nextEvent().id()).isEqualTo(third.id());
 		assertThat(fromSecond.nextEvent().id()).isEqualTo(removed.id());
-		SseStream upToDate = open(this.b, "?ticket=" + ticket(this.b, ana) + "&last_event_id=" + removed.id());
+		EventStream upToDate = open(this.b,
+				events("?ticket=" + ticket(this.b, ana) + "&last_event_id=" + removed.id()));
 		fromSecond.assertNoEventWithin(Duration.ofSeconds(1));
 		upToDate.assertNoEventWithin(Duration.ZERO);
 
@@ -170,32 +170,26 @@ class MatchPushIT extends SwipeTestBase {
 	void aTicketOpensOneStreamOnceWithinAMinuteAndNothingElse() throws Exception {
 		long ana = newUser();
 		String used = ticket(this.api, ana);
-		open(this.b, "?ticket=" + used).close();
-		assertUnauthenticated(this.api.send(this.api.request("/api/events?ticket=" + used, null).GET().build()));
-		assertUnauthenticated(this.b.send(this.b.request("/api/events?ticket=" + used, null).GET().build()));
+		open(this.b, events("?ticket=" + used)).close();
+		assertUnauthenticated(this.api.http().send(Request.get("/api/events?ticket=" + used)));
+		assertUnauthenticated(this.b.http().send(Request.get("/api/events?ticket=" + used)));
 
 		String late = ticket(this.b, ana);
 		this.clock.advance(Duration.ofSeconds(60));
-		assertUnauthenticated(this.api.send(this.api.request("/api/events?ticket=" + late, null).GET().build()));
+		assertUnauthenticated(this.api.http().send(Request.get("/api/events?ticket=" + late)));
 		assertUnauthenticated(
-				this.api.send(this.api.request("/api/events?ticket=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", null)
-					.GET()
-					.build()));
+				this.api.http().send(Request.get("/api/events?ticket=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA")));
 
 		// a ticket opens the stream and nothing else, and does not make another ticket
 		String fresh = ticket(this.api, ana);
-		assertUnauthenticated(this.api.send(this.api.request("/api/matches?ticket=" + fresh, null).GET().build()));
-		assertUnauthenticated(this.api.send(this.api.request("/api/events/tickets?ticket=" + fresh, null)
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build()));
-		open(this.api, "?ticket=" + fresh).close();
+		assertUnauthenticated(this.api.http().send(Request.get("/api/matches?ticket=" + fresh)));
+		assertUnauthenticated(this.api.http().send(Request.of("POST", "/api/events/tickets?ticket=" + fresh)));
+		open(this.api, events("?ticket=" + fresh)).close();
 
 		// an id no stream sent is refused, not taken for "from the start"
-		HttpResponse<String> badId = this.api.send(this.api.request("/api/events", TestTokens.forUser(ana))
-			.header("Last-Event-ID", "yesterday")
-			.GET()
-			.build());
-		assertThat(badId.statusCode()).as(badId.body()).isEqualTo(400);
+		Response badId = this.api.http()
+			.send(Request.get("/api/events").bearer(TestTokens.forUser(ana)).header("Last-Event-ID", "yesterday"));
+		assertThat(badId.status()).as(badId.body()).isEqualTo(400);
 		assertThat(this.json.readTree(badId.body()).get("type").asString())
 			.isEqualTo("https://kindling.io/problems/invalid-request");
 	}
@@ -205,7 +199,7 @@ class MatchPushIT extends SwipeTestBase {
 		long ana = newUser();
 		long ben = newUser();
 		long cleo = newUser();
-		SseStream anas = open(this.b, "", "Authorization", "Bearer " + TestTokens.forUser(ana));
+		EventStream anas = open(this.b, events("").bearer(TestTokens.forUser(ana)));
 		this.transactions.executeWithoutResult((status) -> {
 			this.matches.createIfAbsent(ana, ben, this.clock.instant());
 			status.setRollbackOnly();
@@ -221,14 +215,13 @@ class MatchPushIT extends SwipeTestBase {
 	void twoPeopleLikingEachOtherAtOnceGetOnePushEach() throws Exception {
 		int pairs = 20;
 		List<Long> users = newUsers(2 * pairs);
-		Map<Long, SseStream> streams = new HashMap<>();
+		Map<Long, EventStream> streams = new HashMap<>();
 		for (int i = 0; i < users.size(); i++) {
 			long user = users.get(i);
-			streams.put(user,
-					open((i % 2 == 0) ? this.api : this.b, "", "Authorization", "Bearer " + TestTokens.forUser(user)));
+			streams.put(user, open((i % 2 == 0) ? this.api : this.b, events("").bearer(TestTokens.forUser(user))));
 		}
 		CountDownLatch go = new CountDownLatch(1);
-		List<Future<HttpResponse<String>>> likes = new ArrayList<>();
+		List<Future<Response>> likes = new ArrayList<>();
 		try (ExecutorService executor = Executors.newFixedThreadPool(2 * pairs)) {
 			for (int pair = 0; pair < pairs; pair++) {
 				long one = users.get(2 * pair);
@@ -243,8 +236,8 @@ class MatchPushIT extends SwipeTestBase {
 				}));
 			}
 			go.countDown();
-			for (Future<HttpResponse<String>> like : likes) {
-				assertThat(like.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(200);
+			for (Future<Response> like : likes) {
+				assertThat(like.get(60, TimeUnit.SECONDS).status()).isEqualTo(200);
 			}
 		}
 		for (int pair = 0; pair < pairs; pair++) {
@@ -258,7 +251,7 @@ class MatchPushIT extends SwipeTestBase {
 			assertEvent(streams.get(one).nextEvent(), "match_created", matchId, other, null);
 			assertEvent(streams.get(other).nextEvent(), "match_created", matchId, one, null);
 		}
-		for (SseStream stream : streams.values()) {
+		for (EventStream stream : streams.values()) {
 			stream.assertNoEventWithin(Duration.ofMillis(50));
 			stream.close();
 		}
@@ -268,7 +261,7 @@ class MatchPushIT extends SwipeTestBase {
 	void aMatchMadeWhileTheSubscriptionIsDownReachesTheStreamOnceItIsBack() throws Exception {
 		RedisMessageListenerContainer subscription = instanceB.getBean(RedisMessageListenerContainer.class);
 		long ana = newUser();
-		SseStream anas = open(this.b, "", "Authorization", "Bearer " + TestTokens.forUser(ana));
+		EventStream anas = open(this.b, events("").bearer(TestTokens.forUser(ana)));
 		try {
 			// as while Redis restarts: the match's message reaches nobody on B
 			subscription.stop();
@@ -292,46 +285,45 @@ class MatchPushIT extends SwipeTestBase {
 
 	@Test
 	void aPreflightFromTheAllowedOriginGetsTheCorsHeadersAndOneFromAnotherOriginDoesNot() throws Exception {
-		HttpResponse<String> allowed = this.b.send(preflight(this.b, "/api/swipes", APP));
-		assertThat(allowed.statusCode()).isEqualTo(200);
-		assertThat(allowed.headers().firstValue("Access-Control-Allow-Origin")).hasValue(APP);
-		assertThat(allowed.headers().firstValue("Access-Control-Allow-Methods").orElse("")).contains("POST");
-		assertThat(allowed.headers().firstValue("Access-Control-Allow-Headers").orElse(""))
-			.containsIgnoringCase("authorization")
+		Response allowed = this.b.http().send(preflight("/api/swipes", APP));
+		assertThat(allowed.status()).isEqualTo(200);
+		assertThat(allowed.header("Access-Control-Allow-Origin")).hasValue(APP);
+		assertThat(allowed.header("Access-Control-Allow-Methods").orElse("")).contains("POST");
+		assertThat(allowed.header("Access-Control-Allow-Headers").orElse("")).containsIgnoringCase("authorization")
 			.containsIgnoringCase("idempotency-key");
-		assertThat(allowed.headers().firstValue("Access-Control-Allow-Credentials")).isEmpty();
+		assertThat(allowed.header("Access-Control-Allow-Credentials")).isEmpty();
 
-		HttpResponse<String> other = this.b.send(preflight(this.b, "/api/swipes", "https://evil.example"));
-		assertThat(other.statusCode()).isEqualTo(403);
-		assertThat(other.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+		Response other = this.b.http().send(preflight("/api/swipes", "https://evil.example"));
+		assertThat(other.status()).isEqualTo(403);
+		assertThat(other.header("Content-Type").orElse("")).startsWith("application/problem+json");
 		assertThat(this.json.readTree(other.body()).get("type").asString())
 			.isEqualTo("https://kindling.io/problems/origin-not-allowed");
-		assertThat(other.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+		assertThat(other.header("Access-Control-Allow-Origin")).isEmpty();
 
 		// without a setting, no origin but the service's own
-		HttpResponse<String> byDefault = this.api.send(preflight(this.api, "/api/swipes", APP));
-		assertThat(byDefault.statusCode()).isEqualTo(403);
-		assertThat(byDefault.headers().firstValue("Access-Control-Allow-Origin")).isEmpty();
+		Response byDefault = this.api.http().send(preflight("/api/swipes", APP));
+		assertThat(byDefault.status()).isEqualTo(403);
+		assertThat(byDefault.header("Access-Control-Allow-Origin")).isEmpty();
 
 		// the event stream and a refusal carry them too, so a page can read both
 		long ana = newUser();
-		SseStream stream = open(this.b, "?ticket=" + ticket(this.api, ana), "Origin", APP);
+		EventStream stream = open(this.b, events("?ticket=" + ticket(this.api, ana)).header("Origin", APP));
 		assertThat(stream.header("Access-Control-Allow-Origin")).isEqualTo(APP);
 		stream.close();
-		HttpResponse<String> refused = this.b.send(this.b.request("/api/matches", null).header("Origin", APP).build());
-		assertThat(refused.statusCode()).isEqualTo(401);
-		assertThat(refused.headers().firstValue("Access-Control-Allow-Origin")).hasValue(APP);
+		Response refused = this.b.http().send(Request.get("/api/matches").header("Origin", APP));
+		assertThat(refused.status()).isEqualTo(401);
+		assertThat(refused.header("Access-Control-Allow-Origin")).hasValue(APP);
 	}
 
 	/** Both like each other (the second one's like makes the match); the match id. */
 	private long match(long first, long second) {
-		assertThat(this.api.swipe(first, key(), second, "LIKE").statusCode()).isEqualTo(200);
+		assertThat(this.api.swipe(first, key(), second, "LIKE").status()).isEqualTo(200);
 		JsonNode match = this.json.readTree(this.b.swipe(second, key(), first, "LIKE").body());
 		assertThat(match.get("matched").asBoolean()).isTrue();
 		return match.get("match_id").asLong();
 	}
 
-	private void assertEvent(SseEvent event, String type, long matchId, Long otherUser, Instant matchedAt) {
+	private void assertEvent(ServerSentEvent event, String type, long matchId, Long otherUser, Instant matchedAt) {
 		assertThat(event.name()).isEqualTo(type);
 		assertThat(event.id()).matches("\\d+-\\d+");
 		JsonNode data = this.json.readTree(event.data());
@@ -345,41 +337,41 @@ class MatchPushIT extends SwipeTestBase {
 		}
 	}
 
-	private static long eventIdOf(SseEvent event) {
+	private static long eventIdOf(ServerSentEvent event) {
 		String[] parts = event.id().split("-");
 		return Long.parseLong(parts[0]) * 1_000_000 + Long.parseLong(parts[1]);
 	}
 
 	private String ticket(TestApi api, long userId) {
-		HttpResponse<String> issued = api.send(api.request("/api/events/tickets", TestTokens.forUser(userId))
-			.POST(HttpRequest.BodyPublishers.noBody())
-			.build());
-		assertThat(issued.statusCode()).as(issued.body()).isEqualTo(201);
+		Response issued = api.http().send(Request.of("POST", "/api/events/tickets").bearer(TestTokens.forUser(userId)));
+		assertThat(issued.status()).as(issued.body()).isEqualTo(201);
 		JsonNode body = this.json.readTree(issued.body());
 		assertThat(Instant.parse(body.get("expires_at").asString())).isBetween(this.clock.instant(),
 				this.clock.instant().plusSeconds(60));
 		return body.get("ticket").asString();
 	}
 
-	private void assertUnauthenticated(HttpResponse<String> response) {
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(401);
-		assertThat(response.headers().firstValue("Content-Type").orElse("")).startsWith("application/problem+json");
+	private void assertUnauthenticated(Response response) {
+		assertThat(response.status()).as(response.body()).isEqualTo(401);
+		assertThat(response.header("Content-Type").orElse("")).startsWith("application/problem+json");
 		assertThat(this.json.readTree(response.body()).get("type").asString())
 			.isEqualTo("https://kindling.io/problems/unauthenticated");
-		assertThat(response.headers().firstValue("WWW-Authenticate").orElse("")).startsWith("Bearer");
+		assertThat(response.header("WWW-Authenticate").orElse("")).startsWith("Bearer");
 	}
 
-	private static HttpRequest preflight(TestApi api, String path, String origin) {
-		return api.request(path, null)
-			.method("OPTIONS", HttpRequest.BodyPublishers.noBody())
+	private static Request preflight(String path, String origin) {
+		return Request.of("OPTIONS", path)
 			.header("Origin", origin)
 			.header("Access-Control-Request-Method", "POST")
-			.header("Access-Control-Request-Headers", "authorization,content-type,idempotency-key")
-			.build();
+			.header("Access-Control-Request-Headers", "authorization,content-type,idempotency-key");
 	}
 
-	private static SseStream open(TestApi api, String query, String... headers) throws InterruptedException {
-		return SseStream.subscribe(URI.create(api.base() + "/api/events" + query), headers);
+	private static Request events(String query) {
+		return Request.get("/api/events" + query);
+	}
+
+	private static EventStream open(TestApi api, Request request) throws InterruptedException {
+		return api.http().events(request).awaitFirstLine(":subscribed");
 	}
 
 }

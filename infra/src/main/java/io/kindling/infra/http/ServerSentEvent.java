@@ -1,4 +1,4 @@
-package io.kindling.infra.test;
+package io.kindling.infra.http;
 
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
@@ -15,13 +15,14 @@ import org.jspecify.annotations.Nullable;
  * @param name its {@code event} ({@code message} without one)
  * @param data its {@code data} lines, joined by newlines
  */
-public record SseEvent(@Nullable String id, String name, String data) {
+public record ServerSentEvent(@Nullable String id, String name, String data) {
 
 	/**
 	 * The next whole event among the lines, or null if none is complete within the
 	 * timeout.
 	 */
-	public static @Nullable SseEvent next(BlockingQueue<String> lines, Duration timeout) throws InterruptedException {
+	public static @Nullable ServerSentEvent next(BlockingQueue<String> lines, Duration timeout)
+			throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		String id = null;
 		String name = "message";
@@ -34,7 +35,7 @@ public record SseEvent(@Nullable String id, String name, String data) {
 			}
 			if (line.isEmpty()) {
 				if (started) {
-					return new SseEvent(id, name, (data != null) ? data.toString() : "");
+					return new ServerSentEvent(id, name, (data != null) ? data.toString() : "");
 				}
 				continue;
 			}
