@@ -2,19 +2,17 @@ package io.kindling.matching;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
-import io.kindling.infra.test.MutableClock;
+import io.kindling.infra.test.CorsChecks;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,40 +27,31 @@ class BrowserStreamsIT {
 
 	static final String APP = "https://app.example.com";
 
-	static TwoInstances instances;
+	@RegisterExtension
+	static final TwoInstances.PerClass twoInstances = new TwoInstances.PerClass(
+			"--kindling.web.allowed-origins=" + APP);
 
-	@BeforeAll
-	static void start() {
-		instances = new TwoInstances(new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS)),
-				"--kindling.web.allowed-origins=" + APP);
-	}
-
-	@AfterAll
-	static void stop() throws Exception {
-		if (instances != null) {
-			instances.close();
-		}
-	}
+	TwoInstances instances;
 
 	@BeforeEach
-	void freshStores() {
-		instances.freshStores();
+	void instances() {
+		this.instances = twoInstances.get();
 	}
 
 	@Test
 	void aTicketFromOneInstanceOpensTheStreamOnTheOtherAndTheRoomArrivesWithItsIdAsTheEventId() throws Exception {
-		String x = instances.a.session();
-		String y = instances.b.session();
-		Response issued = instances.a.send("POST", "/api/matching/events/tickets", x, null);
+		String x = this.instances.a.session();
+		String y = this.instances.b.session();
+		Response issued = this.instances.a.send("POST", "/api/matching/events/tickets", x, null);
 		assertThat(issued.status()).as(issued.body()).isEqualTo(201);
 		String ticket = issued.field("ticket");
 		assertThat(ticket).hasSize(43).isNotEqualTo(x);
 		assertThat(Instant.parse(issued.field("expires_at")))
-			.isEqualTo(instances.clock.instant().plus(Duration.ofSeconds(60)));
+			.isEqualTo(this.instances.clock.instant().plus(Duration.ofSeconds(60)));
 
-		EventStream stream = open(instances.b, events("?ticket=" + ticket));
-		assertThat(instances.a.join(x, 42, 2).status()).isEqualTo(202);
-		Response formed = instances.a.join(y, 42, 2);
+		EventStream stream = open(this.instances.b, events("?ticket=" + ticket));
+		assertThat(this.instances.a.join(x, 42, 2).status()).isEqualTo(202);
+		Response formed = this.instances.a.join(y, 42, 2);
 		assertThat(formed.status()).isEqualTo(200);
 
 		ServerSentEvent matched = stream.nextEvent();
@@ -74,36 +63,36 @@ class BrowserStreamsIT {
 
 	@Test
 	void aTicketOpensOneStreamOnceWithinAMinuteAndNothingElse() throws Exception {
-		String x = instances.a.session();
-		String used = ticket(instances.a, x);
-		open(instances.a, events("?ticket=" + used)).close();
-		assertUnauthenticated(instances.b.send("GET", "/api/matching/events?ticket=" + used, null, null));
-		assertUnauthenticated(instances.a.send("GET", "/api/matching/events?ticket=" + used, null, null));
+		String x = this.instances.a.session();
+		String used = ticket(this.instances.a, x);
+		open(this.instances.a, events("?ticket=" + used)).close();
+		assertUnauthenticated(this.instances.b.send("GET", "/api/matching/events?ticket=" + used, null, null));
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching/events?ticket=" + used, null, null));
 
-		String late = ticket(instances.b, x);
-		instances.clock.advance(Duration.ofSeconds(60));
-		assertUnauthenticated(instances.a.send("GET", "/api/matching/events?ticket=" + late, null, null));
+		String late = ticket(this.instances.b, x);
+		this.instances.clock.advance(Duration.ofSeconds(60));
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching/events?ticket=" + late, null, null));
 
-		assertUnauthenticated(instances.a.send("GET",
+		assertUnauthenticated(this.instances.a.send("GET",
 				"/api/matching/events?ticket=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", null, null));
-		assertUnauthenticated(instances.a.send("GET", "/api/matching/events?ticket=x%0Ay", null, null));
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching/events?ticket=x%0Ay", null, null));
 		// the ticket alone decides: a valid session beside a spent ticket opens nothing
-		assertUnauthenticated(instances.a.send("GET", "/api/matching/events?ticket=" + used, x, null));
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching/events?ticket=" + used, x, null));
 		// a ticket is no session: it opens the stream and nothing else
-		String fresh = ticket(instances.a, x);
-		assertUnauthenticated(instances.a.send("GET", "/api/matching?ticket=" + fresh, null, null));
-		assertUnauthenticated(instances.a.send("GET", "/api/matching", fresh, null));
-		assertUnauthenticated(instances.a.send("POST", "/api/matching/events/tickets", null, null));
+		String fresh = ticket(this.instances.a, x);
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching?ticket=" + fresh, null, null));
+		assertUnauthenticated(this.instances.a.send("GET", "/api/matching", fresh, null));
+		assertUnauthenticated(this.instances.a.send("POST", "/api/matching/events/tickets", null, null));
 		// the Authorization header keeps working
-		open(instances.b, events("").bearer(x)).close();
+		open(this.instances.b, events("").bearer(x)).close();
 	}
 
 	@Test
 	void aClientReconnectingWithLastEventIdGetsTheRoomItMissedAndNothingTwice() throws Exception {
-		String x = instances.a.session();
-		EventStream first = open(instances.a, events("?ticket=" + ticket(instances.a, x)));
-		assertThat(instances.a.join(x, 3, 2).status()).isEqualTo(202);
-		Response room = instances.b.join(instances.b.session(), 3, 2);
+		String x = this.instances.a.session();
+		EventStream first = open(this.instances.a, events("?ticket=" + ticket(this.instances.a, x)));
+		assertThat(this.instances.a.join(x, 3, 2).status()).isEqualTo(202);
+		Response room = this.instances.b.join(this.instances.b.session(), 3, 2);
 		assertThat(room.status()).isEqualTo(200);
 		String roomId = first.nextEvent().id();
 		assertThat(roomId).isEqualTo(room.field("room_id"));
@@ -111,20 +100,21 @@ class BrowserStreamsIT {
 
 		// a browser's own reconnect sends the header; a page with a new ticket the
 		// parameter: either way the room it was told of is not sent again
-		EventStream byHeader = open(instances.b, events("").bearer(x).header("Last-Event-ID", roomId));
-		EventStream byParameter = open(instances.a,
-				events("?ticket=" + ticket(instances.b, x) + "&last_event_id=" + roomId));
+		EventStream byHeader = open(this.instances.b, events("").bearer(x).header("Last-Event-ID", roomId));
+		EventStream byParameter = open(this.instances.a,
+				events("?ticket=" + ticket(this.instances.b, x) + "&last_event_id=" + roomId));
 		byHeader.assertNoEventWithin(Duration.ofSeconds(1));
 		byParameter.assertNoEventWithin(Duration.ZERO);
 		byHeader.close();
 		byParameter.close();
 
 		// a room formed while the client was away is sent once it reconnects, once
-		assertThat(instances.a.leave(x).status()).isEqualTo(204);
-		assertThat(instances.a.join(x, 3, 2).status()).isEqualTo(202);
-		Response missed = instances.a.join(instances.a.session(), 3, 2);
+		assertThat(this.instances.a.leave(x).status()).isEqualTo(204);
+		assertThat(this.instances.a.join(x, 3, 2).status()).isEqualTo(202);
+		Response missed = this.instances.a.join(this.instances.a.session(), 3, 2);
 		assertThat(missed.status()).isEqualTo(200);
-		EventStream back = open(instances.b, events("?ticket=" + ticket(instances.a, x) + "&last_event_id=" + roomId));
+		EventStream back = open(this.instances.b,
+				events("?ticket=" + ticket(this.instances.a, x) + "&last_event_id=" + roomId));
 		ServerSentEvent event = back.nextEvent();
 		assertThat(event.id()).isEqualTo(missed.field("room_id")).isNotEqualTo(roomId);
 		assertThat(Api.JSON.readTree(event.data())).isEqualTo(missed.json());
@@ -134,29 +124,23 @@ class BrowserStreamsIT {
 
 	@Test
 	void aPreflightFromTheAllowedOriginGetsTheCorsHeadersAndOneFromAnotherOriginDoesNot() throws Exception {
-		Response allowed = instances.a.http().send(preflight("/api/matching/events/tickets", APP));
-		assertThat(allowed.status()).isEqualTo(200);
-		assertThat(allowed.header("Access-Control-Allow-Origin")).hasValue(APP);
-		assertThat(allowed.header("Access-Control-Allow-Methods").orElse("")).contains("POST");
-		assertThat(allowed.header("Access-Control-Allow-Headers").orElse("")).containsIgnoringCase("authorization");
-		assertThat(allowed.header("Access-Control-Allow-Credentials")).isEmpty();
-
-		Response other = instances.b.http().send(preflight("/api/matching/events/tickets", "https://evil.example"));
-		assertThat(other.status()).isEqualTo(403);
-		assertThat(other.header("Content-Type").orElse("")).startsWith("application/problem+json");
-		assertThat(other.field("type")).isEqualTo("https://kindling.io/problems/origin-not-allowed");
-		assertThat(other.header("Access-Control-Allow-Origin")).isEmpty();
+		String path = "/api/matching/events/tickets";
+		CorsChecks.assertPreflightAllowed(
+				this.instances.a.http().send(CorsChecks.preflight(path, APP, "POST", "authorization")), APP, "POST",
+				"authorization");
+		CorsChecks.assertRefused(this.instances.b.http()
+			.send(CorsChecks.preflight(path, "https://evil.example", "POST", "authorization")));
 
 		// the event stream a page of that origin opens, and a call's answer, carry them
 		// too
-		String x = instances.a.session();
-		EventStream stream = open(instances.b, events("?ticket=" + ticket(instances.a, x)).header("Origin", APP));
+		String x = this.instances.a.session();
+		EventStream stream = open(this.instances.b,
+				events("?ticket=" + ticket(this.instances.a, x)).header("Origin", APP));
 		assertThat(stream.header("Access-Control-Allow-Origin")).isEqualTo(APP);
 		stream.close();
-		Response ticket = instances.a.http()
-			.send(Request.of("POST", "/api/matching/events/tickets").bearer(x).header("Origin", APP));
+		Response ticket = this.instances.a.http().send(Request.of("POST", path).bearer(x).header("Origin", APP));
 		assertThat(ticket.status()).isEqualTo(201);
-		assertThat(ticket.header("Access-Control-Allow-Origin")).hasValue(APP);
+		CorsChecks.assertAllowed(ticket, APP);
 	}
 
 	static String ticket(Api api, String session) {
@@ -170,13 +154,6 @@ class BrowserStreamsIT {
 		assertThat(response.header("Content-Type").orElse("")).startsWith("application/problem+json");
 		assertThat(response.field("type")).isEqualTo("https://kindling.io/problems/unauthenticated");
 		assertThat(response.header("WWW-Authenticate").orElse("")).startsWith("Bearer");
-	}
-
-	static Request preflight(String path, String origin) {
-		return Request.of("OPTIONS", path)
-			.header("Origin", origin)
-			.header("Access-Control-Request-Method", "POST")
-			.header("Access-Control-Request-Headers", "authorization");
 	}
 
 	static Request events(String query) {

@@ -7,14 +7,11 @@ import io.kindling.matching.session.Session;
 import io.kindling.matching.session.SessionService;
 import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets.IssuedTicket;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -43,11 +40,8 @@ class EventsController {
 	 * the last event it got.
 	 */
 	@GetMapping(path = "/api/matching/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter events(@OrStreamTicket Session session,
-			@RequestHeader(name = LastEventId.HEADER, required = false) @Nullable String lastEventIdHeader,
-			@RequestParam(name = LastEventId.PARAMETER, required = false) @Nullable String lastEventIdParameter)
-			throws Exception {
-		return this.streams.open(session.token(), LastEventId.of(lastEventIdHeader, lastEventIdParameter),
+	SseEmitter events(@OrStreamTicket Session session, LastEventId lastEventId) throws Exception {
+		return this.streams.open(session.token(), lastEventId.value(),
 				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session));
 	}
 

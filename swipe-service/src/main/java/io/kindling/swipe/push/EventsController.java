@@ -4,7 +4,6 @@ import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
 import io.kindling.swipe.security.CurrentUser;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -12,8 +11,6 @@ import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
@@ -35,12 +32,8 @@ class EventsController {
 	 * bearer JWT or a stream ticket ({@code ?ticket=}, checked by the security filters).
 	 */
 	@GetMapping(path = "/api/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter events(@AuthenticationPrincipal Object caller,
-			@RequestHeader(name = LastEventId.HEADER, required = false) @Nullable String lastEventIdHeader,
-			@RequestParam(name = LastEventId.PARAMETER, required = false) @Nullable String lastEventIdParameter)
-			throws Exception {
-		return this.streams.open(CurrentUser.ofPrincipal(caller),
-				LastEventId.of(lastEventIdHeader, lastEventIdParameter));
+	SseEmitter events(@AuthenticationPrincipal Object caller, LastEventId lastEventId) throws Exception {
+		return this.streams.open(CurrentUser.ofPrincipal(caller), lastEventId.value());
 	}
 
 	/**
