@@ -12,6 +12,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.push.StreamTickets;
+import io.kindling.push.StreamTickets.IssuedTicket;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,11 +46,14 @@ public class SessionService {
 
 	private final MatchingProperties properties;
 
+	private final StreamTickets tickets;
+
 	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, Clock clock, MatchingProperties properties) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
 		this.clock = clock;
 		this.properties = properties;
+		this.tickets = new StreamTickets(redis, clock, "matching:ticket:");
 	}
 
 	IssuedSession issue(String clientAddress) {
@@ -97,6 +102,22 @@ public class SessionService {
 			return Optional.empty();
 		}
 		return Optional.of(new Session(token));
+	}
+
+	/**
+	 * A single-use ticket that opens this session's event stream, for a browser, whose
+	 * {@code EventSource} cannot send the token in a header.
+	 */
+	public IssuedTicket issueTicket(Session session) {
+		return this.tickets.issue(session.token());
+	}
+
+	/**
+	 * The session a ticket was issued to, if the ticket is unused and unexpired and the
+	 * session still valid; the ticket is spent either way.
+	 */
+	Optional<Session> redeemTicket(String ticket) {
+		return this.tickets.redeem(ticket).flatMap(this::resolve);
 	}
 
 	private static @Nullable Long parse(@Nullable String expiresAt) {

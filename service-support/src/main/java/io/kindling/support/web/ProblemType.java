@@ -28,6 +28,12 @@ public enum ProblemType {
 
 	METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
 
+	/**
+	 * A browser's cross-origin request from an origin not in
+	 * {@code kindling.web.allowed-origins}.
+	 */
+	ORIGIN_NOT_ALLOWED("origin-not-allowed", HttpStatus.FORBIDDEN, "Origin not allowed"),
+
 	NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
 
 	CONTENT_TOO_LARGE("content-too-large", HttpStatus.CONTENT_TOO_LARGE, "Content too large"),

@@ -96,7 +96,8 @@ class OutboxMigrationIT {
 			JdbcClient jdbc = JdbcClient.create(former);
 			MatchOutbox outbox = new MatchOutbox(new OutboxWriter(jdbc, "match_outbox"), this.json);
 			new TransactionTemplate(new DataSourceTransactionManager(former)).executeWithoutResult((status) -> {
-				MatchRef match = new MatchStore(jdbc, outbox).createIfAbsent(13, 11, Instant.now());
+				MatchRef match = new MatchStore(jdbc, outbox, new MatchPush((events) -> {
+				})).createIfAbsent(13, 11, Instant.now());
 				assertThat(match.matchId()).isEqualTo(2);
 				outbox.matchRemoved(match, Instant.now(), 13);
 			});
