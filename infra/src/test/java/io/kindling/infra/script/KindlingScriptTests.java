@@ -32,7 +32,7 @@ class KindlingScriptTests {
 	private static final Path SCRIPT = Path.of("..", "kindling").toAbsolutePath().normalize();
 
 	private static final List<String> STACK = List.of("redis", "mariadb", "kafka", "matching-service", "swipe-service",
-			"outbox-relay");
+			"outbox-relay", "web-client");
 
 	@TempDir
 	Path state;
@@ -59,7 +59,7 @@ class KindlingScriptTests {
 			.contains("bench <name>")
 			.contains("KINDLING_REDIS_PORT", "KINDLING_DB_PORT", "KINDLING_KAFKA_PORT",
 					"KINDLING_KAFKA_CONTROLLER_PORT", "KINDLING_MATCHING_PORT", "KINDLING_SWIPE_PORT",
-					"KINDLING_RELAY_PORT");
+					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT");
 	}
 
 	@Test
@@ -91,6 +91,22 @@ class KindlingScriptTests {
 		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
 		assertThat(hs256("another-secret-of-at-least-thirty-two-bytes", parts[0] + "." + parts[1]))
 			.isNotEqualTo(parts[2]);
+	}
+
+	@Test
+	void webPrintsTheWebClientsAddressWithTheUsersTokenInTheFragment() throws Exception {
+		String secret = "a-test-secret-of-at-least-thirty-two-bytes";
+		Run web = kindling(Map.of("KINDLING_JWT_SECRET", secret, "KINDLING_WEB_PORT", "23080"), "web", "7");
+
+		assertThat(web.exitCode()).as(web.err()).isZero();
+		String url = web.out().strip();
+		assertThat(url).startsWith("http://127.0.0.1:23080/#token=");
+		String[] parts = url.substring(url.indexOf("#token=") + 7).split("\\.");
+		assertThat(parts).hasSize(3);
+		JsonNode claims = JsonMapper.builder().build().readTree(Base64.getUrlDecoder().decode(parts[1]));
+		assertThat(claims.get("sub").asString()).isEqualTo("7");
+		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
+		assertThat(kindling(Map.of(), "web", "ana").exitCode()).isEqualTo(1);
 	}
 
 	@Test

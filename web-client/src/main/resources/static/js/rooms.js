@@ -1,0 +1,148 @@
+// Rooms: an anonymous session, a topic and a size, a wait, and the room pushed the moment it forms.
+
+import { ApiError, call } from './api.js';
+import { openStream } from './stream.js';
+import { $, duration, el, logActivity, showStreamState, time, toast } from './ui.js';
+
+const SESSION_KEY = 'kindling.rooms.session';
+
+export function startRooms(config) {
+	const base = config.matching_url;
+	const topics = new Map();
+	let session = sessionStorage.getItem(SESSION_KEY);
+	let stream = null;
+	let ticker = null;
+	let state = { status: 'idle' };
+
+	const api = (path, options = {}) => call(base, path, { token: session, ...options });
+
+	async function ensureSession() {
+		if (!session) {
+			session = (await call(base, '/api/sessions', { method: 'POST' })).token;
+			sessionStorage.setItem(SESSION_KEY, session);
+		}
+		if (!stream) {
+			stream = openStream({
+				issueTicket: () => api('/api/matching/events/tickets', { method: 'POST' }),
+				url: `${base}/api/matching/events`,
+				events: ['matched'],
+				onEvent: (name, room) => {
+					logActivity(`Room formed: ${room.room_type} people in ${topicName(room.topic_id)}`,
+						{ event: 'matched', 'room-id': room.room_id });
+					render(room, 'push');
+				},
+				onState: (streamState) => showStreamState('#rooms-live', streamState),
+			});
+		}
+		// a room that forms must find the stream open; one that formed already is sent when it opens
+		await stream.ready;
+	}
+
+	function forget() {
+		stream?.close();
+		stream = null;
+		session = null;
+		sessionStorage.removeItem(SESSION_KEY);
+	}
+
+	function topicName(id) {
+		return topics.get(id) ?? `topic ${id}`;
+	}
+
+	function render(next, via) {
+		const box = $('#room-status');
+		const pushed = box.dataset.pushed === 'true' && state.room_id === next.room_id;
+		state = next;
+		clearInterval(ticker);
+		box.replaceChildren();
+		box.dataset.status = next.status;
+		box.dataset.pushed = String(pushed || via === 'push');
+		box.hidden = next.status === 'idle';
+		$('#join').disabled = next.status !== 'idle';
+		if (next.status === 'waiting') {
+			const waited = el('p', { class: 'big' });
+			const estimate = next.estimated_wait_ms > 0 ? `usually about ${duration(next.estimated_wait_ms)}` : '';
+			const tick = () => {
+				waited.textContent = `Waiting ${duration(Date.now() - Date.parse(next.waiting_since))}`;
+			};
+			tick();
+			ticker = setInterval(tick, 1000);
+			box.append(waited,
+				el('p', { class: 'muted' }, `${topicName(next.topic_id)}, room of ${next.size}. ${estimate}`),
+				el('button', { id: 'leave', onclick: leave }, 'Leave the queue'));
+		}
+		else if (next.status === 'matched') {
+			box.dataset.roomId = next.room_id;
+			box.append(el('p', { class: 'big' }, 'Matched!'),
+				el('p', {}, `You are in a room of ${next.room_type} in ${topicName(next.topic_id)}, since ${time(next.matched_at)}.`),
+				el('p', { class: 'muted' }, `Room ${next.room_id}`),
+				el('button', { id: 'leave', onclick: leave }, 'Leave the room'));
+		}
+	}
+
+	async function join(event) {
+		event.preventDefault();
+		const form = new FormData($('#join-form'));
+		const topic = Number(form.get('topic'));
+		if (!topic) {
+			toast('Pick a topic first.');
+			return;
+		}
+		$('#join').disabled = true;
+		try {
+			await ensureSession();
+			render(await api('/api/matching', { method: 'POST', body: { topic_id: topic, size: Number(form.get('size')) } }), 'answer');
+		}
+		catch (error) {
+			if (error instanceof ApiError && error.status === 401) {
+				forget();
+			}
+			else if (error instanceof ApiError && error.status === 409) {
+				render(await api('/api/matching'), 'answer');
+				return;
+			}
+			toast(error.message);
+			$('#join').disabled = false;
+		}
+	}
+
+	async function leave() {
+		try {
+			await api('/api/matching', { method: 'DELETE' });
+			render({ status: 'idle' }, 'answer');
+		}
+		catch (error) {
+			toast(error.message);
+		}
+	}
+
+	async function loadTopics() {
+		const list = $('#topics');
+		try {
+			const answer = await call(base, '/api/topics');
+			list.replaceChildren(...answer.topics.map((topic, index) => {
+				topics.set(topic.id, topic.name);
+				return el('label', {}, el('input', { type: 'radio', name: 'topic', value: topic.id, checked: index === 0 }),
+					` ${topic.name}`);
+			}));
+		}
+		catch (error) {
+			list.replaceChildren(el('span', { class: 'muted' }, `Rooms are not reachable: ${error.message}`));
+		}
+	}
+
+	$('#join-form').addEventListener('submit', join);
+	loadTopics().then(async () => {
+		if (!session) {
+			return;
+		}
+		try {
+			// back after a reload: the same session, its stream again, and where it stands now
+			await ensureSession();
+			render(await api('/api/matching'), 'answer');
+		}
+		catch (error) {
+			forget();
+		}
+	});
+}

@@ -1,0 +1,199 @@
+package io.kindling.webclient;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.bench.ServiceJar;
+import io.kindling.infra.demo.DemoTown;
+import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.RealServersExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The web client in a real headless Chromium, two browsers side by side, against both
+ * services run from their jars on the real Redis and MariaDB, each allowing this server's
+ * origin. Two people join one topic and both see their room by push; two demo users like
+ * each other and both see the match by push; neither browser logs an error. Screenshots
+ * of each page land in {@code target/screenshots} (and in the directory
+ * {@code -Dkindling.screenshots} names: {@code ./kindling screenshots} gives
+ * {@code docs/images}).
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "webclient_it")
+@SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
+class WebClientIT {
+
+	static final String JWT_SECRET = "web-client-it-secret-of-at-least-32-bytes";
+
+	static final int WEB_PORT = FreePorts.pick();
+
+	static final String SCREENSHOTS = System.getProperty("kindling.screenshots", "");
+
+	static ServiceJar swipes;
+
+	static ServiceJar rooms;
+
+	static ServiceClient swipeApi;
+
+	static Browser first;
+
+	static Browser second;
+
+	@DynamicPropertySource
+	static void web(DynamicPropertyRegistry registry) {
+		registry.add("server.port", () -> WEB_PORT);
+		registry.add("kindling.web-client.matching-url", () -> "http://127.0.0.1:" + rooms.port());
+		registry.add("kindling.web-client.swipe-url", () -> "http://127.0.0.1:" + swipes.port());
+	}
+
+	@BeforeAll
+	static void start() throws Exception {
+		for (String database : List.of("webclient_swipe", "webclient_matching")) {
+			RealServersExtension.mariaDb().sql("DROP DATABASE IF EXISTS `" + database + "`");
+			RealServersExtension.mariaDb().createDatabase(database);
+		}
+		Path root = Path.of(System.getProperty("kindling.root"));
+		Path logs = Path.of("target").toAbsolutePath();
+		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), "384m", FreePorts.pick(),
+				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET),
+				logs.resolve("webclient-swipe-service.log"));
+		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
+				settings("webclient_matching"), logs.resolve("webclient-matching-service.log"));
+		// the browsers start while the services do
+		first = Browser.start();
+		second = Browser.start();
+		swipes.awaitHealthy(Duration.ofSeconds(300));
+		rooms.awaitHealthy(Duration.ofSeconds(300));
+		swipeApi = new ServiceClient(swipes.port());
+	}
+
+	private static List<String> settings(String database, String... more) {
+		List<String> settings = new ArrayList<>(List.of("--kindling.database.host=127.0.0.1",
+				"--kindling.database.port=" + RealServersExtension.mariaDb().port(),
+				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
+				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + RealServersExtension.redis().port(), "--kindling.outbox.wake-up-address=",
+				"--kindling.web.allowed-origins=http://127.0.0.1:" + WEB_PORT));
+		settings.addAll(List.of(more));
+		return settings;
+	}
+
+	@AfterAll
+	static void stop() throws InterruptedException {
+		for (Browser browser : new Browser[] { first, second }) {
+			if (browser != null) {
+				browser.close();
+			}
+		}
+		ServiceJar.stopAll(List.of(swipes, rooms));
+	}
+
+	@AfterEach
+	void neitherBrowserLoggedAnError() {
+		assertThat(first.consoleErrors()).as("first browser's console").isEmpty();
+		assertThat(second.consoleErrors()).as("second browser's console").isEmpty();
+	}
+
+	@Test
+	void twoPeopleWhoJoinOneTopicBothSeeTheirRoomByPush() throws Exception {
+		String page = "http://127.0.0.1:" + WEB_PORT + "/";
+		first.open(page);
+		second.open(page);
+		for (Browser browser : List.of(first, second)) {
+			browser.click(By.cssSelector("#topics input[value='3']"));
+			browser.click(By.cssSelector("input[name='size'][value='2']"));
+		}
+
+		first.click(By.id("join"));
+		first.waitFor(By.cssSelector("#room-status[data-status='waiting']"));
+		assertThat(first.find(By.id("rooms-live")).getAttribute("data-stream")).isEqualTo("live");
+		second.click(By.id("join"));
+
+		String room = first.waitFor(By.cssSelector("#room-status[data-status='matched'][data-pushed='true']"))
+			.getAttribute("data-room-id");
+		second.waitFor(By.cssSelector("#room-status[data-status='matched'][data-pushed='true']"));
+		assertThat(second.find(By.id("room-status")).getAttribute("data-room-id")).isEqualTo(room);
+		for (Browser browser : List.of(first, second)) {
+			assertThat(browser.waitForPresent(By.cssSelector("#activity li[data-event='matched']"))
+				.getAttribute("data-room-id")).isEqualTo(room);
+		}
+		first.screenshot("rooms", SCREENSHOTS);
+
+		first.click(By.id("leave"));
+		first.waitForPresent(By.cssSelector("#room-status[data-status='idle']"));
+	}
+
+	@Test
+	void twoDemoUsersWhoLikeEachOtherBothSeeTheMatchByPush() throws Exception {
+		long base = ThreadLocalRandom.current().nextLong(1, 1_000) * 1_000;
+		DemoTown.seed(swipeApi, JWT_SECRET, base);
+		long ada = DemoTown.demoUsers(base).get(0);
+		long ben = DemoTown.demoUsers(base).get(1);
+		first.open(demoPage(ada));
+		second.open(demoPage(ben));
+		for (Browser browser : List.of(first, second)) {
+			browser.click(By.id("tab-deck"));
+			browser.waitForPresent(By.cssSelector("#swipes-live[data-stream='live']"));
+		}
+		// a super liker of the demo user comes first, marked
+		first.waitFor(By.cssSelector("#deck-body .card .badge.super"));
+		first.screenshot("deck", SCREENSHOTS);
+
+		likeWhenOnTop(first, ben);
+		likeWhenOnTop(second, ada);
+
+		String match = first.waitForPresent(By.cssSelector("#activity li[data-event='match_created']"))
+			.getAttribute("data-match-id");
+		second
+			.waitForPresent(By.cssSelector("#activity li[data-event='match_created'][data-match-id='" + match + "']"));
+		for (Browser browser : List.of(first, second)) {
+			browser.waitFor(By.cssSelector("#match-dialog[data-match-id='" + match + "']"));
+		}
+		assertThat(swipeApi.get("/api/matches", Hs256.token(JWT_SECRET, ada)).body()).contains("\"match_id\":" + match,
+				"\"user_id\":" + ben);
+		first.screenshot("match", SCREENSHOTS);
+
+		first.click(By.id("match-show"));
+		first.waitFor(By.cssSelector("#match-list li[data-match-id='" + match + "']"));
+		first.screenshot("matches", SCREENSHOTS);
+	}
+
+	private static String demoPage(long user) {
+		return "http://127.0.0.1:" + WEB_PORT + "/#token=" + Hs256.token(JWT_SECRET, user);
+	}
+
+	/** Passes the cards before {@code user}'s, then likes theirs. */
+	private static void likeWhenOnTop(Browser browser, long user) {
+		By target = By.cssSelector("#deck-body .card[data-user-id='" + user + "']");
+		for (int passes = 0; passes < 40; passes++) {
+			String top = browser.waitFor(By.cssSelector("#deck-body .card[data-user-id]")).getAttribute("data-user-id");
+			if (top.equals(String.valueOf(user))) {
+				browser.click(By.id("like"));
+				browser.waitForPresent(By.cssSelector("#deck-body .card:not([data-user-id='" + user + "'])"));
+				return;
+			}
+			browser.click(By.id("pass"));
+			browser.waitForPresent(By.cssSelector("#deck-body .card:not([data-user-id='" + top + "'])"));
+		}
+		throw new AssertionError("user " + user + " never came up in the deck");
+	}
+
+}
