@@ -42,6 +42,12 @@ function showTab(name) {
 }
 
 async function main() {
+	// a new demo link pasted into this tab changes only the fragment, which reloads nothing by itself
+	window.addEventListener('hashchange', () => {
+		if (new URLSearchParams(location.hash.slice(1)).has('token')) {
+			location.reload();
+		}
+	});
 	for (const tab of document.querySelectorAll('[role="tab"]')) {
 		tab.addEventListener('click', () => showTab(tab.getAttribute('aria-controls')));
 	}

@@ -70,6 +70,10 @@ final class Browser implements AutoCloseable {
 		new WebDriverWait(this.driver, WAIT).until(ExpectedConditions.elementToBeClickable(locator)).click();
 	}
 
+	ChromeDriver driver() {
+		return this.driver;
+	}
+
 	WebElement find(By locator) {
 		return this.driver.findElement(locator);
 	}

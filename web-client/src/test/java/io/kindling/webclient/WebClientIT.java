@@ -4,7 +4,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.bench.ServiceJar;
@@ -20,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -143,10 +143,10 @@ class WebClientIT {
 
 	@Test
 	void twoDemoUsersWhoLikeEachOtherBothSeeTheMatchByPush() throws Exception {
-		long base = ThreadLocalRandom.current().nextLong(1, 1_000) * 1_000;
-		DemoTown.seed(swipeApi, JWT_SECRET, base);
-		long ada = DemoTown.demoUsers(base).get(0);
-		long ben = DemoTown.demoUsers(base).get(1);
+		// the town ./kindling seed-data --demo makes, on this test's own databases
+		DemoTown.seed(swipeApi, JWT_SECRET, 0);
+		long ada = DemoTown.demoUsers(0).get(0);
+		long ben = DemoTown.demoUsers(0).get(1);
 		first.open(demoPage(ada));
 		second.open(demoPage(ben));
 		for (Browser browser : List.of(first, second)) {
@@ -174,6 +174,23 @@ class WebClientIT {
 		first.click(By.id("match-show"));
 		first.waitFor(By.cssSelector("#match-list li[data-match-id='" + match + "']"));
 		first.screenshot("matches", SCREENSHOTS);
+
+		// an unmatch is pushed to the other person too
+		first.click(By.cssSelector("#match-list li[data-match-id='" + match + "'] button.unmatch"));
+		second
+			.waitForPresent(By.cssSelector("#activity li[data-event='match_removed'][data-match-id='" + match + "']"));
+		assertThat(swipeApi.get("/api/matches", Hs256.token(JWT_SECRET, ben)).body())
+			.doesNotContain("\"match_id\":" + match);
+	}
+
+	@Test
+	void theConsoleCheckSeesAnErrorThePageLogs() {
+		first.open("http://127.0.0.1:" + WEB_PORT + "/");
+		((JavascriptExecutor) first.driver()).executeScript("console.error('a probe of the console check')");
+
+		// read here, so the check after each test finds nothing left
+		assertThat(first.consoleErrors())
+			.anySatisfy((entry) -> assertThat(entry).contains("a probe of the console check"));
 	}
 
 	private static String demoPage(long user) {
