@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
@@ -184,6 +185,36 @@ class WebClientIT {
 	}
 
 	@Test
+	void aDemoUserRewindsAPassSuperLikesAndBoosts() {
+		DemoTown.seed(swipeApi, JWT_SECRET, 0);
+		long cleo = DemoTown.demoUsers(0).get(2);
+		long dev = DemoTown.demoUsers(0).get(3);
+		first.open(demoPage(cleo));
+		first.click(By.id("tab-deck"));
+		first.waitForPresent(By.cssSelector("#swipes-live[data-stream='live']"));
+
+		String top = first.waitFor(By.cssSelector("#deck-body .card[data-user-id]")).getAttribute("data-user-id");
+		first.click(By.id("pass"));
+		first.waitForPresent(By.cssSelector("#deck-body .card:not([data-user-id='" + top + "'])"));
+		first.click(By.id("rewind"));
+		// the deck is built again, with the person passed back on top (a super liker,
+		// first again)
+		first.waitFor(By.cssSelector("#deck-body .card[data-user-id='" + top + "']"));
+
+		swipeWhenOnTop(first, dev, "super-like");
+		List<Long> superLikers = new ArrayList<>();
+		for (JsonNode card : swipeApi.get("/api/deck?limit=10", Hs256.token(JWT_SECRET, dev)).json().get("cards")) {
+			if (card.get("super_liked_you").asBoolean()) {
+				superLikers.add(card.get("user_id").asLong());
+			}
+		}
+		assertThat(superLikers).contains(cleo);
+
+		first.click(By.id("boost"));
+		assertThat(first.waitFor(By.id("boost-status")).getText()).startsWith("Boosted until");
+	}
+
+	@Test
 	void theConsoleCheckSeesAnErrorThePageLogs() {
 		first.open("http://127.0.0.1:" + WEB_PORT + "/");
 		((JavascriptExecutor) first.driver()).executeScript("console.error('a probe of the console check')");
@@ -199,11 +230,15 @@ class WebClientIT {
 
 	/** Passes the cards before {@code user}'s, then likes theirs. */
 	private static void likeWhenOnTop(Browser browser, long user) {
-		By target = By.cssSelector("#deck-body .card[data-user-id='" + user + "']");
+		swipeWhenOnTop(browser, user, "like");
+	}
+
+	/** Passes the cards before {@code user}'s, then presses {@code button} on theirs. */
+	private static void swipeWhenOnTop(Browser browser, long user, String button) {
 		for (int passes = 0; passes < 40; passes++) {
 			String top = browser.waitFor(By.cssSelector("#deck-body .card[data-user-id]")).getAttribute("data-user-id");
 			if (top.equals(String.valueOf(user))) {
-				browser.click(By.id("like"));
+				browser.click(By.id(button));
 				browser.waitForPresent(By.cssSelector("#deck-body .card:not([data-user-id='" + user + "'])"));
 				return;
 			}
