@@ -31,7 +31,7 @@ export function startRooms(config) {
 						{ event: 'matched', 'room-id': room.room_id });
 					render(room, 'push');
 				},
-				onState: (streamState) => showStreamState('#rooms-live', streamState),
+				onState: (streamState, opens) => showStreamState('#rooms-live', streamState, opens),
 			});
 		}
 		// a room that forms must find the stream open; one that formed already is sent when it opens

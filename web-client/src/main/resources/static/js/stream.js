@@ -10,6 +10,7 @@ export function openStream({ issueTicket, url, events, onEvent, onState }) {
 	let stopped = false;
 	let delay = 500;
 	let timer = null;
+	let opens = 0;
 	let opened;
 	let refused;
 	const ready = new Promise((resolve, reject) => {
@@ -44,7 +45,8 @@ export function openStream({ issueTicket, url, events, onEvent, onState }) {
 		source = new EventSource(address);
 		source.onopen = () => {
 			delay = 500;
-			onState('live');
+			opens += 1;
+			onState('live', opens);
 			opened();
 		};
 		for (const name of events) {

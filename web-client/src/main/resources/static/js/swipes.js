@@ -223,7 +223,7 @@ export function startSwipes(config, identity, showTab) {
 		url: `${base}/api/events`,
 		events: ['match_created', 'match_removed'],
 		onEvent: pushed,
-		onState: (state) => showStreamState('#swipes-live', state),
+		onState: (state, opens) => showStreamState('#swipes-live', state, opens),
 	});
 	stream.ready.catch((error) => toast(`Match pushes are off: ${error.message}`));
 	profile(identity.userId).then((me) => {

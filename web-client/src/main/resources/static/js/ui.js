@@ -63,8 +63,12 @@ export function avatar(name, id) {
 	return el('div', { class: 'avatar', style: `background: hsl(${hue} 55% 52%)`, 'aria-hidden': 'true' }, initials);
 }
 
-export function showStreamState(selector, state) {
+// The dot beside a stream's name: its state, and how many times it has opened (reconnects included).
+export function showStreamState(selector, state, opens) {
 	const dot = $(selector);
 	dot.dataset.stream = state;
 	dot.title = state;
+	if (opens) {
+		dot.dataset.opens = opens;
+	}
 }

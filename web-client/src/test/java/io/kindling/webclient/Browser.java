@@ -78,6 +78,10 @@ final class Browser implements AutoCloseable {
 		return this.driver.findElement(locator);
 	}
 
+	List<WebElement> findAll(By locator) {
+		return this.driver.findElements(locator);
+	}
+
 	/** Errors the page logged or the browser logged for it (failed loads included). */
 	List<String> consoleErrors() {
 		return this.driver.manage()

@@ -74,7 +74,10 @@ class WebClientIT {
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
 		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), "384m", FreePorts.pick(),
-				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET),
+				// streams end every few seconds, so the pages reconnect (new ticket,
+				// last_event_id) during the tests
+				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET,
+						"--kindling.swipe.events.stream-timeout=4s"),
 				logs.resolve("webclient-swipe-service.log"));
 		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
 				settings("webclient_matching"), logs.resolve("webclient-matching-service.log"));
@@ -171,6 +174,11 @@ class WebClientIT {
 		assertThat(swipeApi.get("/api/matches", Hs256.token(JWT_SECRET, ada)).body()).contains("\"match_id\":" + match,
 				"\"user_id\":" + ben);
 		first.screenshot("match", SCREENSHOTS);
+
+		// the stream the service ended is opened again, with the last event's id: the
+		// match is not sent twice
+		first.waitForPresent(By.cssSelector("#swipes-live[data-stream='live']:not([data-opens='1'])"));
+		assertThat(first.findAll(By.cssSelector("#activity li[data-event='match_created']"))).hasSize(1);
 
 		first.click(By.id("match-show"));
 		first.waitFor(By.cssSelector("#match-list li[data-match-id='" + match + "']"));
