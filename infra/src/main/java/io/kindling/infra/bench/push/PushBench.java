@@ -20,6 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
@@ -107,6 +108,8 @@ public final class PushBench {
 				users.add(Online.start(onlineOnB, tokens.of(user), seen));
 			}
 			System.out.println("partners like back...");
+			CpuTime cpuBefore = stack.cpu();
+			long runStarted = System.nanoTime();
 			Load.OpenResult run = Load.openLoop(rate, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
 					(call) -> {
 						long partner = online + 1 + call.index();
@@ -123,6 +126,7 @@ public final class PushBench {
 						if (body == null || !body.get("matched").asBoolean()) {
 							throw new IOException("no match: HTTP " + answer.status() + " " + answer.body());
 						}
+						call.count("matches");
 						if (call.measured()) {
 							seen.made.add(body.get("match_id").asLong());
 						}
@@ -130,6 +134,8 @@ public final class PushBench {
 			// a poll lists a match at most a second after it is made; give the slowest
 			// two
 			TimeUnit.SECONDS.sleep(2);
+			CpuTime cpu = stack.cpu().minus(cpuBefore);
+			double wallSeconds = (System.nanoTime() - runStarted) / 1e9;
 			users.forEach(Online::stop);
 			String load = BenchHost.loadAverage(" ");
 
@@ -181,8 +187,13 @@ public final class PushBench {
 					"the liking-back swipe itself (open loop, from when it was due): p50 %.1f ms, p99 %.1f ms, %.0f/s achieved; errors %d %s; polls that failed %d%n",
 					ms(swipes.latency(), 50), ms(swipes.latency(), 99), swipes.perSecond(),
 					swipes.errors() + run.leadIn().errors(), swipes.errorKinds(), seen.pollErrors.get());
-			System.out.printf("%d cores; load average at the end %s%n", Runtime.getRuntime().availableProcessors(),
-					load);
+			long allMade = run.leadIn().count("matches") + swipes.count("matches");
+			System.out.printf(
+					"CPU while partners liked back, per match made (%,d with the warm-up's), polls and pushes included: services %.2f ms, MariaDB %.2f ms, Redis %.2f ms, the bench %.2f ms; %.2f cores busy with these of %d%n",
+					allMade, CpuTime.msPer(cpu.services(), allMade), CpuTime.msPer(cpu.mariaDb(), allMade),
+					CpuTime.msPer(cpu.redis(), allMade), CpuTime.msPer(cpu.bench(), allMade),
+					cpu.total().toNanos() / 1e9 / wallSeconds, Runtime.getRuntime().availableProcessors());
+			System.out.printf("load average at the end %s%n", load);
 			// behind its schedule, the open loop sends in bursts as answers free up, and
 			// what is timed is a queue, not the push
 			if (swipes.perSecond() < 0.95 * rate || ms(swipes.latency(), 50) > 1_000) {
