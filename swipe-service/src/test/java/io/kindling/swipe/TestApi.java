@@ -35,6 +35,17 @@ public final class TestApi {
 			.build());
 	}
 
+	public HttpResponse<String> post(String path, long userId, String json) {
+		return send(request(path, TestTokens.forUser(userId)).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json))
+			.build());
+	}
+
+	/** {@code POST /api/blocks} of {@code blockedId} by {@code userId}. */
+	public HttpResponse<String> block(long userId, long blockedId) {
+		return post("/api/blocks", userId, "{\"user_id\":" + blockedId + "}");
+	}
+
 	public HttpResponse<String> swipe(long userId, @Nullable String idempotencyKey, String json) {
 		HttpRequest.Builder request = request("/api/swipes", TestTokens.forUser(userId))
 			.header("Content-Type", "application/json")

@@ -29,7 +29,9 @@ public class MatchStore {
 
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
-	 * here, and one {@code MATCH_CREATED} row for it.
+	 * here, and one {@code MATCH_CREATED} row for it. The row is read with a locking read
+	 * (the insert holds its lock already), which sees it even when another transaction
+	 * committed it after this one's snapshot began.
 	 */
 	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -46,6 +48,7 @@ public class MatchStore {
 				SELECT match_id, user_id_1, user_id_2, matched_at
 				FROM matches
 				WHERE user_id_1 = :low AND user_id_2 = :high
+				FOR UPDATE
 				""").param("low", low).param("high", high).query(MatchStore::ref).single();
 		this.outbox.matchCreated(match, now);
 		return match;

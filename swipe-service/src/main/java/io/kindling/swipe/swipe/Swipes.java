@@ -227,6 +227,7 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
+			this.steps.beforeMatchWritten(own);
 			MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
 			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
 			return own.matched(match.matchId(), match.matchedAt());
