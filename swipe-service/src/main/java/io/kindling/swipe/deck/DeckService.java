@@ -81,8 +81,11 @@ class DeckService {
 				}
 				Profile viewer = this.profiles.find(userId)
 					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
+				// a page topped up from a new deck does not show its own cards twice
+				Set<Long> onThisPage = new HashSet<>();
+				page.forEach((card) -> onThisPage.add(card.userId()));
 				DeckStore.Page first = this.store.keepAndTake(userId,
-						this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl(),
+						this.assembler.assemble(viewer, this.clock.instant(), onThisPage), this.settings.ttl(),
 						limit - page.size());
 				assembled = true;
 				last = null;

@@ -28,6 +28,21 @@ class LikesYou {
 	/** The tiers, in the order they are shown. */
 	private static final List<String> TIERS = List.of("SUPER_LIKE", "LIKE");
 
+	/** One tier's page: a backward walk of one range of idx_swipe_liked_me. */
+	static final String TIER = """
+			SELECT liked.swipe_id, liked.user_id, liked.created_at FROM swipe_history liked
+			WHERE liked.active_target = :userId AND liked.action = :action
+			  AND (liked.created_at < FROM_UNIXTIME(:at) OR (liked.created_at = FROM_UNIXTIME(:at) AND liked.swipe_id < :after))
+			  AND NOT EXISTS (SELECT 1 FROM swipe_history answered
+			                  WHERE answered.user_id = :userId AND answered.active_target = liked.user_id)
+			  AND NOT EXISTS (SELECT 1 FROM user_blocks blocked
+			                  WHERE blocked.user_id = :userId AND blocked.blocked_user_id = liked.user_id)
+			  AND NOT EXISTS (SELECT 1 FROM user_blocks blocker
+			                  WHERE blocker.user_id = liked.user_id AND blocker.blocked_user_id = :userId)
+			ORDER BY liked.created_at DESC, liked.swipe_id DESC
+			LIMIT :fetch
+			""";
+
 	private final JdbcClient jdbc;
 
 	LikesYou(JdbcClient jdbc) {
@@ -52,20 +67,7 @@ class LikesYou {
 	}
 
 	private List<Row> tier(long userId, String action, Cursor after, int fetch) {
-		return this.jdbc
-			.sql("""
-					SELECT liked.swipe_id, liked.user_id, liked.created_at FROM swipe_history liked
-					WHERE liked.active_target = :userId AND liked.action = :action
-					  AND (liked.created_at < FROM_UNIXTIME(:at) OR (liked.created_at = FROM_UNIXTIME(:at) AND liked.swipe_id < :after))
-					  AND NOT EXISTS (SELECT 1 FROM swipe_history answered
-					                  WHERE answered.user_id = :userId AND answered.active_target = liked.user_id)
-					  AND NOT EXISTS (SELECT 1 FROM user_blocks blocked
-					                  WHERE blocked.user_id = :userId AND blocked.blocked_user_id = liked.user_id)
-					  AND NOT EXISTS (SELECT 1 FROM user_blocks blocker
-					                  WHERE blocker.user_id = liked.user_id AND blocker.blocked_user_id = :userId)
-					ORDER BY liked.created_at DESC, liked.swipe_id DESC
-					LIMIT :fetch
-					""")
+		return this.jdbc.sql(TIER)
 			.param("userId", userId)
 			.param("action", action)
 			.param("at", SqlTime.epochSeconds(after.at()))
