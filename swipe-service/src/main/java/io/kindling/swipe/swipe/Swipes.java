@@ -199,9 +199,8 @@ class Swipes {
 		long userId = swipe.userId();
 		long targetUserId = swipe.targetUserId();
 		return Objects.requireNonNull(this.transactions.execute((tx) -> {
-			// first the pair's lock, which a block of the pair takes too: a block
-			// committed
-			// before is seen here, one made after waits and then ends this match
+			// first the pair's lock, which a block of the pair takes too: a block made
+			// before is seen here, one made after waits and then ends the match
 			boolean blocked = this.pairs.lockAndCheckBlocked(userId, targetUserId);
 			SwipeRow own;
 			boolean likedBack;
