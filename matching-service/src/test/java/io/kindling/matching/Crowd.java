@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.kindling.infra.http.Response;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.session.Session;
 import org.jspecify.annotations.Nullable;
@@ -81,10 +82,10 @@ final class Crowd {
 		long topicId = 1 + random.nextInt(4);
 		int size = 2 + random.nextInt(2);
 		for (int round = 0; round < 3; round++) {
-			Api.Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
+			Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
 			assertThat(created.status()).as(created.body()).isEqualTo(201);
 			String token = created.field("token");
-			Api.Response join = send(() -> pick(random).join(token, topicId, size));
+			Response join = send(() -> pick(random).join(token, topicId, size));
 			if (lostSession(join)) {
 				this.lostSessions.incrementAndGet();
 				continue;
@@ -92,7 +93,7 @@ final class Crowd {
 			if (this.throughFailover && join.status() == 409) {
 				// a join retried through the failover: its first try got as far as the
 				// claim, so it is waiting (or its next poll finds the claim orphaned)
-				join = new Api.Response(202, join.headers(), join.body());
+				join = new Response(202, join.headers(), join.body());
 			}
 			assertThat(join.status()).as(join.body()).isIn(200, 202);
 			this.joined.put(token, new Joined(token, topicId, size, null));
@@ -102,7 +103,7 @@ final class Crowd {
 			}
 			for (int poll = 0; poll < 6; poll++) {
 				Thread.sleep(30 + random.nextInt(120));
-				Api.Response status = send(() -> pick(random).status(token));
+				Response status = send(() -> pick(random).status(token));
 				if (lostSession(status)) {
 					this.joined.remove(token);
 					this.lostSessions.incrementAndGet();
@@ -118,7 +119,7 @@ final class Crowd {
 				this.abandoned.incrementAndGet();
 				return;
 			}
-			Api.Response leave = send(() -> pick(random).leave(token));
+			Response leave = send(() -> pick(random).leave(token));
 			if (lostSession(leave)) {
 				this.joined.remove(token);
 				this.lostSessions.incrementAndGet();
@@ -129,12 +130,12 @@ final class Crowd {
 		}
 	}
 
-	private boolean lostSession(Api.Response response) {
+	private boolean lostSession(Response response) {
 		return this.throughFailover && response.status() == 401;
 	}
 
-	private Api.Response send(Supplier<Api.Response> request) throws InterruptedException {
-		Api.Response response = request.get();
+	private Response send(Supplier<Response> request) throws InterruptedException {
+		Response response = request.get();
 		for (int attempt = 0; this.throughFailover && response.status() == 503 && attempt < 300; attempt++) {
 			this.retried.incrementAndGet();
 			Thread.sleep(100);
@@ -210,7 +211,7 @@ final class Crowd {
 				assertThat(conversationId).isNotNull();
 				assertThat(conversations.get(conversationId).roomId()).isEqualTo(client.matchedRoomId());
 			}
-			Api.Response status = ((client.token().hashCode() & 1) == 0 ? on.a : on.b).status(client.token());
+			Response status = ((client.token().hashCode() & 1) == 0 ? on.a : on.b).status(client.token());
 			assertThat(status.field("status")).isIn("idle", "matched");
 			if (status.field("status").equals("matched")) {
 				matched++;

@@ -3,9 +3,10 @@ package io.kindling.swipe.match;
 import java.time.Instant;
 
 /**
- * A match ended (unmatch or block), published once after the transaction that ended it
- * committed, for whatever tells the two people (their event streams). Its
- * {@code MATCH_REMOVED} outbox row was written in that transaction.
+ * A match ended (unmatch or block), published once inside the service after the
+ * transaction that ended it committed, for listeners that act on it there. Its
+ * {@code MATCH_REMOVED} outbox row and the push to the two people's event streams
+ * ({@link MatchPush}) were written or queued in that transaction.
  *
  * @param userId1 the lower user id of the pair
  * @param userId2 the higher one

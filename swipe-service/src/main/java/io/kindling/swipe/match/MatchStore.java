@@ -12,8 +12,9 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The {@code matches} table and its {@code MATCH_CREATED} outbox row, written together in
- * the caller's transaction.
+ * The {@code matches} table and its {@code MATCH_CREATED} and {@code MATCH_REMOVED}
+ * outbox rows, written together in the caller's transaction; a new match and an ended one
+ * are pushed to both people once it commits.
  */
 @Repository
 public class MatchStore {
@@ -22,16 +23,20 @@ public class MatchStore {
 
 	private final MatchOutbox outbox;
 
-	MatchStore(JdbcClient jdbc, MatchOutbox outbox) {
+	private final MatchPush push;
+
+	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push) {
 		this.jdbc = jdbc;
 		this.outbox = outbox;
+		this.push = push;
 	}
 
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
-	 * here, and one {@code MATCH_CREATED} row for it. The row is read with a locking read
-	 * (the insert holds its lock already), which sees it even when another transaction
-	 * committed it after this one's snapshot began.
+	 * here, one {@code MATCH_CREATED} row for it, and one push, from the call that
+	 * inserted the row. The row is read with a locking read (the insert holds its lock
+	 * already), which sees it even when another transaction committed it after this one's
+	 * snapshot began.
 	 */
 	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -39,10 +44,11 @@ public class MatchStore {
 		}
 		long low = Math.min(userA, userB);
 		long high = Math.max(userA, userB);
-		this.jdbc.sql("""
-				INSERT INTO matches (user_id_1, user_id_2, matched_at)
+		// IGNORE, not ON DUPLICATE KEY UPDATE: the driver counts a duplicate as a row
+		// "found" there, and the count must tell whether this call made the match
+		int inserted = this.jdbc.sql("""
+				INSERT IGNORE INTO matches (user_id_1, user_id_2, matched_at)
 				VALUES (:low, :high, FROM_UNIXTIME(:now))
-				ON DUPLICATE KEY UPDATE matched_at = matched_at
 				""").param("low", low).param("high", high).param("now", SqlTime.epochSeconds(now)).update();
 		MatchRef match = this.jdbc.sql("""
 				SELECT match_id, user_id_1, user_id_2, matched_at
@@ -51,6 +57,9 @@ public class MatchStore {
 				FOR UPDATE
 				""").param("low", low).param("high", high).query(MatchStore::ref).single();
 		this.outbox.matchCreated(match, now);
+		if (inserted == 1) {
+			this.push.created(match);
+		}
 		return match;
 	}
 
@@ -92,7 +101,10 @@ public class MatchStore {
 			.map((match) -> end(match, removedBy, reason, now));
 	}
 
-	/** Ends a live match the caller has locked, with its {@code MATCH_REMOVED} row. */
+	/**
+	 * Ends a live match the caller has locked, with its {@code MATCH_REMOVED} row and its
+	 * push, whatever the reason (unmatch, block).
+	 */
 	MatchRemoved end(MatchRef match, long removedBy, RemovalReason reason, Instant now) {
 		this.jdbc.sql("""
 				UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :removedBy, removal_reason = :reason
@@ -104,6 +116,7 @@ public class MatchStore {
 			.param("matchId", match.matchId())
 			.update();
 		this.outbox.matchRemoved(match, now, removedBy, reason);
+		this.push.removed(match);
 		return new MatchRemoved(match.matchId(), match.userId1(), match.userId2(), match.matchedAt(), now, removedBy,
 				reason);
 	}

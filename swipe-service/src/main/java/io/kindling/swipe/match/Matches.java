@@ -81,7 +81,8 @@ class Matches {
 
 	/**
 	 * Soft: the row stays (so the pair never matches again by accident and history is
-	 * kept), and a {@code MATCH_REMOVED} event leaves with it. Removing twice is a no-op.
+	 * kept), and a {@code MATCH_REMOVED} event leaves with it, pushed to both people once
+	 * it commits. Removing twice is a no-op.
 	 */
 	void unmatch(long userId, long matchId) {
 		MatchRemoved removed = this.transactions.execute((tx) -> {

@@ -9,6 +9,7 @@ import io.kindling.swipe.boost.NoActiveBoost;
 import io.kindling.swipe.match.MatchRefused;
 import io.kindling.swipe.paging.Cursor;
 import io.kindling.swipe.profile.ProfileRefused;
+import io.kindling.swipe.push.BadLastEventId;
 import io.kindling.swipe.report.ReportRefused;
 import io.kindling.swipe.swipe.SwipeRefused;
 
@@ -82,6 +83,11 @@ class SwipeProblems {
 	@ExceptionHandler(ReportRefused.class)
 	ResponseEntity<ProblemDetail> reportRefused(ReportRefused ex) {
 		return Problems.answer(ProblemType.BAD_REPORT, ex.getMessage());
+	}
+
+	@ExceptionHandler(BadLastEventId.class)
+	ResponseEntity<ProblemDetail> badLastEventId(BadLastEventId ex) {
+		return Problems.answer(ProblemType.INVALID_REQUEST, ex.getMessage());
 	}
 
 	@ExceptionHandler(BoostActive.class)

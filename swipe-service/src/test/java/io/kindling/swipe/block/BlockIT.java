@@ -1,10 +1,10 @@
 package io.kindling.swipe.block;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import io.kindling.infra.http.Response;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.RemovalReason;
 import io.kindling.swipe.swipe.SwipeTestBase;
@@ -31,23 +31,23 @@ class BlockIT extends SwipeTestBase {
 		long ana = newUser();
 		long ben = newUser();
 
-		HttpResponse<String> first = this.api.block(ana, ben);
-		assertThat(first.statusCode()).isEqualTo(201);
+		Response first = this.api.block(ana, ben);
+		assertThat(first.status()).isEqualTo(201);
 		JsonNode body = this.json.readTree(first.body());
 		assertThat(body.get("user_id").asLong()).isEqualTo(ben);
 		String blockedAt = body.get("blocked_at").asString();
 
 		this.clock.advance(Duration.ofMinutes(5));
-		HttpResponse<String> again = this.api.block(ana, ben);
-		assertThat(again.statusCode()).isEqualTo(200);
+		Response again = this.api.block(ana, ben);
+		assertThat(again.status()).isEqualTo(200);
 		assertThat(this.json.readTree(again.body()).get("blocked_at").asString()).isEqualTo(blockedAt);
 		assertThat(blocks(ana)).containsExactly(ben);
 		assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + ana)).isOne();
 
-		assertThat(this.api.delete("/api/blocks/" + ben, ana).statusCode()).isEqualTo(204);
-		assertThat(this.api.delete("/api/blocks/" + ben, ana).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/blocks/" + ben, ana).status()).isEqualTo(204);
+		assertThat(this.api.delete("/api/blocks/" + ben, ana).status()).isEqualTo(204);
 		assertThat(blocks(ana)).isEmpty();
-		assertThat(this.api.block(ana, ben).statusCode()).isEqualTo(201);
+		assertThat(this.api.block(ana, ben).status()).isEqualTo(201);
 	}
 
 	@Test
@@ -55,7 +55,7 @@ class BlockIT extends SwipeTestBase {
 		long ana = newUser();
 		List<Long> others = newUsers(5);
 		for (long other : others) {
-			assertThat(this.api.block(ana, other).statusCode()).isEqualTo(201);
+			assertThat(this.api.block(ana, other).status()).isEqualTo(201);
 			this.clock.advance(Duration.ofSeconds(1));
 		}
 		JsonNode page1 = this.json.readTree(this.api.get("/api/blocks?limit=2", ana).body());
@@ -77,18 +77,18 @@ class BlockIT extends SwipeTestBase {
 		long ana = newUser();
 		long ben = newUser();
 		long cleo = newUser();
-		assertThat(this.api.get("/api/profiles/" + ben, ana).statusCode()).isEqualTo(200);
+		assertThat(this.api.get("/api/profiles/" + ben, ana).status()).isEqualTo(200);
 
 		this.api.block(ana, ben);
 
 		assertProblem(this.api.get("/api/profiles/" + ben, ana), 404, "no-such-profile");
 		assertProblem(this.api.get("/api/profiles/" + ana, ben), 404, "no-such-profile");
-		assertThat(this.api.get("/api/profiles/" + ben, cleo).statusCode()).isEqualTo(200);
-		assertThat(this.api.get("/api/profiles/" + ana, cleo).statusCode()).isEqualTo(200);
+		assertThat(this.api.get("/api/profiles/" + ben, cleo).status()).isEqualTo(200);
+		assertThat(this.api.get("/api/profiles/" + ana, cleo).status()).isEqualTo(200);
 
 		this.api.delete("/api/blocks/" + ben, ana);
-		assertThat(this.api.get("/api/profiles/" + ben, ana).statusCode()).isEqualTo(200);
-		assertThat(this.api.get("/api/profiles/" + ana, ben).statusCode()).isEqualTo(200);
+		assertThat(this.api.get("/api/profiles/" + ben, ana).status()).isEqualTo(200);
+		assertThat(this.api.get("/api/profiles/" + ana, ben).status()).isEqualTo(200);
 	}
 
 	@Test
@@ -100,7 +100,7 @@ class BlockIT extends SwipeTestBase {
 		assertThat(matched.get("matched").asBoolean()).isTrue();
 		long matchId = matched.get("match_id").asLong();
 
-		assertThat(this.api.block(ben, ana).statusCode()).isEqualTo(201);
+		assertThat(this.api.block(ben, ana).status()).isEqualTo(201);
 
 		assertThat(this.json.readTree(this.api.get("/api/matches", ana).body()).get("matches").size()).isZero();
 		assertThat(this.json.readTree(this.api.get("/api/matches", ben).body()).get("matches").size()).isZero();
@@ -125,8 +125,8 @@ class BlockIT extends SwipeTestBase {
 		});
 
 		// blocking again, unmatching the ended match: nothing more happens
-		assertThat(this.api.block(ben, ana).statusCode()).isEqualTo(200);
-		assertThat(this.api.delete("/api/matches/" + matchId, ana).statusCode()).isEqualTo(204);
+		assertThat(this.api.block(ben, ana).status()).isEqualTo(200);
+		assertThat(this.api.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
 		assertThat(count("SELECT COUNT(*) FROM match_outbox WHERE event_type = 'MATCH_REMOVED' AND event_key = '"
 				+ Math.min(ana, ben) + ":" + Math.max(ana, ben) + "'"))
 			.isOne();
@@ -135,7 +135,7 @@ class BlockIT extends SwipeTestBase {
 		// lifted, and Ana takes her like back and likes again: an ended match is not
 		// made again
 		this.api.delete("/api/blocks/" + ana, ben);
-		assertThat(this.api.delete("/api/swipes/last", ana).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/swipes/last", ana).status()).isEqualTo(204);
 		JsonNode again = this.json.readTree(this.api.swipe(ana, key(), ben, "LIKE").body());
 		assertThat(again.get("matched").asBoolean()).isFalse();
 		assertThat(count("SELECT COUNT(*) FROM matches WHERE match_id = " + matchId + " AND removed_at IS NULL"))
@@ -149,7 +149,7 @@ class BlockIT extends SwipeTestBase {
 		this.api.swipe(ana, key(), ben, "LIKE");
 		long matchId = this.json.readTree(this.api.swipe(ben, key(), ana, "LIKE").body()).get("match_id").asLong();
 
-		assertThat(this.api.delete("/api/matches/" + matchId, ana).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
 
 		JsonNode event = this.json.readTree(this.jdbc
 			.sql("SELECT payload FROM match_outbox WHERE event_type = 'MATCH_REMOVED' AND event_key = :key")
@@ -177,13 +177,10 @@ class BlockIT extends SwipeTestBase {
 		assertProblem(this.api.post("/api/blocks", ana, "{\"user_id\":\"x\"}"), 400, "unreadable-request-body");
 		assertProblem(this.api.block(ana, nobody), 422, "unknown-target");
 		assertProblem(this.api.get("/api/blocks?cursor=not-a-cursor", ana), 400, "bad-cursor");
-		assertThat(this.api.get("/api/blocks?limit=0", ana).statusCode()).isEqualTo(400);
+		assertThat(this.api.get("/api/blocks?limit=0", ana).status()).isEqualTo(400);
 		assertProblem(this.api.delete("/api/blocks/abc", ana), 400, "invalid-request");
-		HttpResponse<String> anonymous = this.api.send(this.api.request("/api/blocks", null)
-			.POST(java.net.http.HttpRequest.BodyPublishers.ofString("{}"))
-			.header("Content-Type", "application/json")
-			.build());
-		assertThat(anonymous.statusCode()).isEqualTo(401);
+		Response anonymous = this.api.http().send("POST", "/api/blocks", null, "{}");
+		assertThat(anonymous.status()).isEqualTo(401);
 		assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + ana)).isZero();
 		assertThat(count("SELECT COUNT(*) FROM pair_locks WHERE user_id_1 = " + ana + " OR user_id_2 = " + ana))
 			.isZero();
@@ -196,10 +193,10 @@ class BlockIT extends SwipeTestBase {
 		this.api.swipe(ana, key(), ben, "LIKE");
 		long matchId = this.json.readTree(this.api.swipe(ben, key(), ana, "LIKE").body()).get("match_id").asLong();
 
-		HttpResponse<String> reported = this.api.post("/api/reports", ana,
+		Response reported = this.api.post("/api/reports", ana,
 				"{\"user_id\":" + ben + ",\"reason\":\"harassment\",\"details\":\"  rude messages  \"}");
 
-		assertThat(reported.statusCode()).as(reported.body()).isEqualTo(201);
+		assertThat(reported.status()).as(reported.body()).isEqualTo(201);
 		JsonNode report = this.json.readTree(reported.body());
 		assertThat(report.get("user_id").asLong()).isEqualTo(ben);
 		assertThat(report.get("reason").asString()).isEqualTo("HARASSMENT");
@@ -220,7 +217,7 @@ class BlockIT extends SwipeTestBase {
 		// a second report is kept too; the block stays one
 		assertThat(this.api
 			.post("/api/reports", ana, "{\"user_id\":" + ben + ",\"reason\":\"SPAM_OR_SCAM\",\"details\":null}")
-			.statusCode()).isEqualTo(201);
+			.status()).isEqualTo(201);
 		assertThat(count("SELECT COUNT(*) FROM user_reports WHERE reporter_id = " + ana)).isEqualTo(2);
 		assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + ana)).isOne();
 	}
@@ -241,10 +238,10 @@ class BlockIT extends SwipeTestBase {
 		assertThat(count("SELECT COUNT(*) FROM user_reports WHERE reporter_id = " + ana)).isZero();
 		assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + ana)).isZero();
 		// exactly 1,000 characters is fine
-		assertThat(report(ana, ben, "\"OTHER\"", "\"" + "x".repeat(1000) + "\"").statusCode()).isEqualTo(201);
+		assertThat(report(ana, ben, "\"OTHER\"", "\"" + "x".repeat(1000) + "\"").status()).isEqualTo(201);
 	}
 
-	private HttpResponse<String> report(long reporter, long reported, String reasonJson, String detailsJson) {
+	private Response report(long reporter, long reported, String reasonJson, String detailsJson) {
 		return this.api.post("/api/reports", reporter, "{\"user_id\":" + reported + ",\"reason\":" + reasonJson
 				+ ((detailsJson != null) ? ",\"details\":" + detailsJson : "") + "}");
 	}
@@ -260,9 +257,9 @@ class BlockIT extends SwipeTestBase {
 		return ids;
 	}
 
-	private void assertProblem(HttpResponse<String> response, int status, String type) {
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-		assertThat(response.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+	private void assertProblem(Response response, int status, String type) {
+		assertThat(response.status()).as(response.body()).isEqualTo(status);
+		assertThat(response.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
 		assertThat(this.json.readTree(response.body()).get("type").asString())
 			.isEqualTo("https://kindling.io/problems/" + type);
 	}

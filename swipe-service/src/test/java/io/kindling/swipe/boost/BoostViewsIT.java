@@ -14,6 +14,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.LongStream;
 
+import io.kindling.infra.http.Response;
 import io.kindling.swipe.deck.DeckTestSupport;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -22,7 +23,6 @@ import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -53,7 +53,7 @@ class BoostViewsIT extends DeckTestSupport {
 		save(Person.woman(viewer, at[0], at[1]));
 		save(Person.woman(other, at[0], at[1]));
 		Instant startedAt = this.clock.instant();
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 		assertThat(current(booster)).isEqualTo(new Current(startedAt.plus(Duration.ofMinutes(30)), 0));
 
 		// the deck holds the boosted card at position 6; the first page stops before it
@@ -82,9 +82,9 @@ class BoostViewsIT extends DeckTestSupport {
 			.query(Long.class)
 			.single()).isEqualTo(2);
 
-		ResponseEntity<String> none = get(viewer, "/api/boosts/current");
-		assertThat(none.getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-		assertThat(this.json.readTree(none.getBody()).get("type").asString())
+		Response none = get(viewer, "/api/boosts/current");
+		assertThat(none.status()).isEqualTo(HttpStatus.NOT_FOUND.value());
+		assertThat(this.json.readTree(none.body()).get("type").asString())
 			.isEqualTo("https://kindling.io/problems/no-active-boost");
 	}
 
@@ -97,7 +97,7 @@ class BoostViewsIT extends DeckTestSupport {
 		LongStream.rangeClosed(base + 10, base + 40).forEach((id) -> save(Person.man(id, at[0], at[1])));
 		List<Long> viewers = LongStream.rangeClosed(base + 100, base + 103).boxed().toList();
 		viewers.forEach((id) -> save(Person.woman(id, at[0], at[1])));
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 
 		// a deck the viewer discards (a rewind) before she reaches the card
 		long rewinder = viewers.get(0);
@@ -110,8 +110,8 @@ class BoostViewsIT extends DeckTestSupport {
 		// a viewer who blocks the boosted person before she reaches the card
 		long blocker = viewers.get(1);
 		assertThat(page(blocker, 5)).noneMatch((card) -> card.get("boosted").asBoolean());
-		assertThat(postJson(blocker, "/api/blocks", "{\"user_id\": " + booster + "}").getStatusCode())
-			.isEqualTo(HttpStatus.CREATED);
+		assertThat(postJson(blocker, "/api/blocks", "{\"user_id\": " + booster + "}").status())
+			.isEqualTo(HttpStatus.CREATED.value());
 		assertThat(ids(page(blocker, 100))).doesNotContain(booster);
 
 		// decks that reach the card only after the boost has expired
@@ -122,7 +122,7 @@ class BoostViewsIT extends DeckTestSupport {
 		late.forEach((viewer) -> assertThat(page(viewer, 100))
 			.anyMatch((card) -> card.get("user_id").asLong() == booster && card.get("boosted").asBoolean()));
 
-		assertThat(get(booster, "/api/boosts/current").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
+		assertThat(get(booster, "/api/boosts/current").status()).isEqualTo(HttpStatus.NOT_FOUND.value());
 		assertThat(this.jdbc.sql("SELECT views FROM boosts WHERE user_id = :booster")
 			.param("booster", booster)
 			.query(Long.class)
@@ -138,7 +138,7 @@ class BoostViewsIT extends DeckTestSupport {
 		LongStream.rangeClosed(base + 10, base + 20).forEach((id) -> save(Person.man(id, at[0], at[1])));
 		List<Long> viewers = LongStream.rangeClosed(base + 100, base + 102).boxed().toList();
 		viewers.forEach((id) -> save(Person.woman(id, at[0], at[1])));
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 		viewers.forEach((viewer) -> page(viewer, 100));
 		assertThat(current(booster).views()).isEqualTo(3);
 		DistributionSummary histogram = this.meters.find("kindling.swipe.boost.views").summary();
@@ -165,7 +165,7 @@ class BoostViewsIT extends DeckTestSupport {
 		long countAfter = histogram.count();
 		assertThat(this.expiry.record()).isZero();
 		assertThat(histogram.count()).isEqualTo(countAfter);
-		assertThat(client().get().uri("/actuator/prometheus").retrieve().body(String.class))
+		assertThat(client().get("/actuator/prometheus", null).body())
 			.contains("kindling_swipe_boost_views_bucket{le=\"5.0\"}");
 	}
 
@@ -180,7 +180,7 @@ class BoostViewsIT extends DeckTestSupport {
 			for (int i = 0; i < 8; i++) {
 				answers.add(threads.submit(() -> {
 					go.await();
-					return HttpStatus.valueOf(post(booster, "/api/boosts").getStatusCode().value());
+					return HttpStatus.valueOf(post(booster, "/api/boosts").status());
 				}));
 			}
 			go.countDown();
@@ -231,7 +231,7 @@ class BoostViewsIT extends DeckTestSupport {
 			.forEach((id) -> save(Person.man(id, at[0] + (id % 10) * 0.001, at[1])));
 		List<Long> viewers = LongStream.range(base + 1000, base + 1000 + viewerCount).boxed().toList();
 		viewers.forEach((id) -> save(Person.woman(id, at[0], at[1])));
-		boosters.forEach((id) -> assertThat(post(id, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED));
+		boosters.forEach((id) -> assertThat(post(id, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value()));
 
 		Set<List<Long>> served = new HashSet<>();
 		int boostedLeftUnserved = 0;
@@ -276,9 +276,9 @@ class BoostViewsIT extends DeckTestSupport {
 	}
 
 	private Current current(long userId) {
-		ResponseEntity<String> response = get(userId, "/api/boosts/current");
-		assertThat(response.getStatusCode()).as(response.getBody()).isEqualTo(HttpStatus.OK);
-		JsonNode body = this.json.readTree(response.getBody());
+		Response response = get(userId, "/api/boosts/current");
+		assertThat(response.status()).as(response.body()).isEqualTo(HttpStatus.OK.value());
+		JsonNode body = this.json.readTree(response.body());
 		return new Current(Instant.parse(body.get("expires_at").asString()), body.get("views").asLong());
 	}
 

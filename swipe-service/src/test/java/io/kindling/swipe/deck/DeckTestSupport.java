@@ -16,6 +16,8 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -36,11 +38,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.MediaType;
-import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.web.client.RestClient;
 
 /**
  * The deck tests' shared context and helpers (the boost tests of another package share
@@ -198,12 +196,8 @@ public abstract class DeckTestSupport {
 		this.events.publishEvent(new SwipeRewound(userId, targetId, action, now));
 	}
 
-	protected RestClient client() {
-		return RestClient.builder()
-			.baseUrl("http://127.0.0.1:" + this.port)
-			.defaultStatusHandler((status) -> true, (request, response) -> {
-			})
-			.build();
+	protected ServiceClient client() {
+		return new ServiceClient(this.port);
 	}
 
 	protected String token(long userId) {
@@ -220,35 +214,20 @@ public abstract class DeckTestSupport {
 		}
 	}
 
-	protected ResponseEntity<String> get(long userId, String path) {
-		return client().get()
-			.uri(path)
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.retrieve()
-			.toEntity(String.class);
+	protected Response get(long userId, String path) {
+		return client().get(path, token(userId));
 	}
 
-	protected ResponseEntity<String> post(long userId, String path) {
-		return client().post()
-			.uri(path)
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.retrieve()
-			.toEntity(String.class);
+	protected Response post(long userId, String path) {
+		return client().send("POST", path, token(userId), null);
 	}
 
-	protected ResponseEntity<String> postJson(long userId, String path, String body) {
-		return client().post()
-			.uri(path)
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.header("Idempotency-Key", UUID.randomUUID().toString())
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(body)
-			.retrieve()
-			.toEntity(String.class);
+	protected Response postJson(long userId, String path, String body) {
+		return client().send("POST", path, token(userId), body, "Idempotency-Key", UUID.randomUUID().toString());
 	}
 
 	/** A swipe through {@code POST /api/swipes}, the whole swipe path. */
-	protected ResponseEntity<String> swipeOverApi(long userId, long targetId, String action) {
+	protected Response swipeOverApi(long userId, long targetId, String action) {
 		return postJson(userId, "/api/swipes",
 				"{\"target_user_id\": " + targetId + ", \"action\": \"" + action + "\"}");
 	}
@@ -288,12 +267,12 @@ public abstract class DeckTestSupport {
 
 	/** One page of the user's deck. */
 	protected List<JsonNode> page(long userId, int limit) {
-		ResponseEntity<String> response = get(userId, "/api/deck?limit=" + limit);
-		if (!response.getStatusCode().is2xxSuccessful()) {
-			throw new AssertionError("GET /api/deck answered " + response.getStatusCode() + ": " + response.getBody());
+		Response response = get(userId, "/api/deck?limit=" + limit);
+		if (response.status() / 100 != 2) {
+			throw new AssertionError("GET /api/deck answered " + response.status() + ": " + response.body());
 		}
 		List<JsonNode> cards = new ArrayList<>();
-		this.json.readTree(response.getBody()).get("cards").forEach(cards::add);
+		this.json.readTree(response.body()).get("cards").forEach(cards::add);
 		return cards;
 	}
 

@@ -30,9 +30,9 @@ class RebuiltAfterFlushIT extends DeckTestSupport {
 		long answered = viewer + 22;
 		save(Person.man(superLiker, at[0], at[1]).desirability(500));
 		save(Person.man(answered, at[0], at[1]).desirability(500));
-		assertThat(swipeOverApi(answered, viewer, "SUPER_LIKE").getStatusCode()).isEqualTo(HttpStatus.OK);
-		assertThat(swipeOverApi(viewer, answered, "PASS").getStatusCode()).isEqualTo(HttpStatus.OK);
-		assertThat(swipeOverApi(superLiker, viewer, "SUPER_LIKE").getStatusCode()).isEqualTo(HttpStatus.OK);
+		assertThat(swipeOverApi(answered, viewer, "SUPER_LIKE").status()).isEqualTo(HttpStatus.OK.value());
+		assertThat(swipeOverApi(viewer, answered, "PASS").status()).isEqualTo(HttpStatus.OK.value());
+		assertThat(swipeOverApi(superLiker, viewer, "SUPER_LIKE").status()).isEqualTo(HttpStatus.OK.value());
 		assertThat(this.redis.opsForZSet().score("super_likes:{" + viewer + "}", String.valueOf(superLiker)))
 			.isNotNull();
 
@@ -66,7 +66,7 @@ class RebuiltAfterFlushIT extends DeckTestSupport {
 		long booster = viewer + 100;
 		save(Person.man(booster, at[0], at[1]).desirability(100));
 		java.time.Instant boostedAt = this.clock.instant();
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 		String cell = "boosted_users:{" + io.kindling.swipe.geo.Geohash.encode(at[0], at[1], 4) + "}";
 		assertThat(this.redis.opsForZSet().score(cell, String.valueOf(booster))).isNotNull();
 
@@ -81,10 +81,10 @@ class RebuiltAfterFlushIT extends DeckTestSupport {
 
 		// the boost and its cooldown are the table's, not Redis's
 		flushRedis();
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.CONFLICT.value());
 		this.clock.advance(Duration.ofMinutes(31));
 		flushRedis();
-		assertThat(post(booster, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
+		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS.value());
 		this.redis.delete("deck:{" + viewer + "}");
 		assertThat(page(viewer, 100)).noneMatch((card) -> card.get("boosted").asBoolean());
 	}

@@ -1,6 +1,5 @@
 package io.kindling.swipe.likes;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -14,6 +13,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
+import io.kindling.infra.http.Response;
 import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.swipe.SwipeTestBase;
 import org.junit.jupiter.api.Test;
@@ -41,7 +41,7 @@ class LikesYouIT extends SwipeTestBase {
 		List<String> actions = List.of("LIKE", "SUPER_LIKE", "LIKE", "LIKE", "SUPER_LIKE", "LIKE", "LIKE");
 		for (int i = 0; i < likers.size(); i++) {
 			this.clock.advance(Duration.ofSeconds(1));
-			assertThat(this.api.swipe(likers.get(i), key(), me, actions.get(i)).statusCode()).isEqualTo(200);
+			assertThat(this.api.swipe(likers.get(i), key(), me, actions.get(i)).status()).isEqualTo(200);
 		}
 		long passer = newUser();
 		this.api.swipe(passer, key(), me, "PASS");
@@ -81,12 +81,12 @@ class LikesYouIT extends SwipeTestBase {
 		this.api.swipe(me, key(), passed, "PASS");
 		this.api.block(me, blocked);
 		this.api.block(blocker, me);
-		assertThat(this.api.delete("/api/swipes/last", rewound).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/swipes/last", rewound).status()).isEqualTo(204);
 
 		assertThat(likers(me)).containsExactlyInAnyOrder(likers.get(5), likers.get(6));
 
 		// my rewound pass and a lifted block bring them back
-		assertThat(this.api.delete("/api/swipes/last", me).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/swipes/last", me).status()).isEqualTo(204);
 		this.api.delete("/api/blocks/" + blocked, me);
 		assertThat(likers(me)).containsExactlyInAnyOrder(passed, blocked, likers.get(5), likers.get(6));
 	}
@@ -174,13 +174,13 @@ class LikesYouIT extends SwipeTestBase {
 	void aBadCursorOrLimitIsAProblemDetail() {
 		long me = newUser();
 		for (String query : List.of("cursor=abc", "cursor=Zm9v", "cursor=OTo5Ojk", "cursor=LTE6OTo5")) {
-			HttpResponse<String> response = this.api.get("/api/likes?" + query, me);
-			assertThat(response.statusCode()).as(query).isEqualTo(400);
+			Response response = this.api.get("/api/likes?" + query, me);
+			assertThat(response.status()).as(query).isEqualTo(400);
 			assertThat(this.json.readTree(response.body()).get("type").asString())
 				.isEqualTo("https://kindling.io/problems/bad-cursor");
 		}
-		assertThat(this.api.get("/api/likes?limit=0", me).statusCode()).isEqualTo(400);
-		assertThat(this.api.get("/api/likes?limit=101", me).statusCode()).isEqualTo(400);
+		assertThat(this.api.get("/api/likes?limit=0", me).status()).isEqualTo(400);
+		assertThat(this.api.get("/api/likes?limit=101", me).status()).isEqualTo(400);
 		assertThat(this.json.readTree(this.api.get("/api/likes", me).body()).get("likes").size()).isZero();
 	}
 
@@ -216,9 +216,9 @@ class LikesYouIT extends SwipeTestBase {
 		List<JsonNode> pages = new ArrayList<>();
 		String cursor = null;
 		do {
-			HttpResponse<String> response = this.api
+			Response response = this.api
 				.get("/api/likes?limit=" + limit + ((cursor != null) ? "&cursor=" + cursor : ""), me);
-			assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+			assertThat(response.status()).as(response.body()).isEqualTo(200);
 			JsonNode page = this.json.readTree(response.body());
 			pages.add(page);
 			cursor = page.get("next_cursor").isNull() ? null : page.get("next_cursor").asString();
@@ -233,8 +233,8 @@ class LikesYouIT extends SwipeTestBase {
 		return likes;
 	}
 
-	private static void ok(HttpResponse<String> response) {
-		assertThat(response.statusCode()).as(response.body()).isIn(200, 201);
+	private static void ok(Response response) {
+		assertThat(response.status()).as(response.body()).isIn(200, 201);
 	}
 
 }

@@ -1,6 +1,5 @@
 package io.kindling.swipe.swipe;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.swipe.match.MatchRemoved;
@@ -66,7 +66,7 @@ class BlockRaceIT extends SwipeTestBase {
 	}
 
 	/** The answers a pair's requests got. */
-	record Answers(List<HttpResponse<String>> likes, HttpResponse<String> block) {
+	record Answers(List<Response> likes, Response block) {
 
 	}
 
@@ -90,8 +90,8 @@ class BlockRaceIT extends SwipeTestBase {
 				for (int i = 0; i < 3; i++) {
 					List<Long> users = newUsers(2);
 					Pair pair = new Pair(users.get(0), users.get(1), blockerIsA ? users.get(0) : users.get(1));
-					List<HttpResponse<String>> likes = new ArrayList<>();
-					HttpResponse<String> block = null;
+					List<Response> likes = new ArrayList<>();
+					Response block = null;
 					for (Step step : order) {
 						switch (step) {
 							case A_LIKES_B -> likes.add(this.api.swipe(pair.a(), key(), pair.b(), "LIKE"));
@@ -116,8 +116,8 @@ class BlockRaceIT extends SwipeTestBase {
 	void aBlockRacingTwoLikesOnManyThreadsNeverLeavesALiveMatch() throws Exception {
 		List<List<Step>> orders = permutations(List.of(Step.values()));
 		List<Long> users = newUsers(2 * RACING_PAIRS);
-		Map<Pair, List<HttpResponse<String>>> likes = new ConcurrentHashMap<>();
-		Map<Pair, HttpResponse<String>> blocks = new ConcurrentHashMap<>();
+		Map<Pair, List<Response>> likes = new ConcurrentHashMap<>();
+		Map<Pair, Response> blocks = new ConcurrentHashMap<>();
 		List<Pair> pairs = new ArrayList<>();
 		Semaphore inFlight = new Semaphore(PAIRS_IN_FLIGHT);
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
@@ -173,24 +173,23 @@ class BlockRaceIT extends SwipeTestBase {
 	void aBlockArrivingWhileTheMatchIsBeingWrittenWaitsForItAndThenEndsIt() throws Exception {
 		List<Long> users = newUsers(2);
 		Pair pair = new Pair(users.get(0), users.get(1), users.get(0));
-		HttpResponse<String> like = this.api.swipe(pair.a(), key(), pair.b(), "LIKE");
-		assertThat(like.statusCode()).isEqualTo(200);
+		Response like = this.api.swipe(pair.a(), key(), pair.b(), "LIKE");
+		assertThat(like.status()).isEqualTo(200);
 		CountDownLatch reached = new CountDownLatch(1);
 		CountDownLatch resume = new CountDownLatch(1);
 		this.crashes.pauseBeforeMatch(pair.b(), reached, resume);
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			Future<HttpResponse<String>> likeBack = threads
-				.submit(() -> this.api.swipe(pair.b(), key(), pair.a(), "LIKE"));
+			Future<Response> likeBack = threads.submit(() -> this.api.swipe(pair.b(), key(), pair.a(), "LIKE"));
 			assertThat(reached.await(30, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
 			// TX 2 holds the pair's lock, has found no block and is about to write the
 			// match: the block comes now
-			Future<HttpResponse<String>> block = threads.submit(() -> this.api.block(pair.blocker(), pair.blocked()));
+			Future<Response> block = threads.submit(() -> this.api.block(pair.blocker(), pair.blocked()));
 			await().atMost(Duration.ofSeconds(30)).until(() -> block.isDone() || lockWaits() > 0);
 			boolean blockWaited = !block.isDone();
 			resume.countDown();
 
 			assertThat(this.json.readTree(likeBack.get().body()).get("matched").asBoolean()).isTrue();
-			assertThat(block.get().statusCode()).isEqualTo(201);
+			assertThat(block.get().status()).isEqualTo(201);
 			assertThat(blockWaited).as("the block waited for the match's transaction").isTrue();
 			Map<Pair, Answers> answers = Map.of(pair, new Answers(List.of(like, likeBack.get()), block.get()));
 			assertFinalState(answers);
@@ -208,9 +207,9 @@ class BlockRaceIT extends SwipeTestBase {
 	 */
 	private void assertFinalState(Map<Pair, Answers> answers) {
 		answers.forEach((pair, answer) -> {
-			assertThat(answer.block().statusCode()).as(answer.block().body()).isEqualTo(201);
+			assertThat(answer.block().status()).as(answer.block().body()).isEqualTo(201);
 			assertThat(answer.likes()).hasSize(2)
-				.allSatisfy((like) -> assertThat(like.statusCode()).as(like.body()).isEqualTo(200));
+				.allSatisfy((like) -> assertThat(like.status()).as(like.body()).isEqualTo(200));
 			assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + pair.blocker()
 					+ " AND blocked_user_id = " + pair.blocked()))
 				.isOne();
@@ -227,7 +226,7 @@ class BlockRaceIT extends SwipeTestBase {
 				.param("high", pair.high())
 				.query()
 				.listOfRows();
-			for (HttpResponse<String> like : answer.likes()) {
+			for (Response like : answer.likes()) {
 				JsonNode body = this.json.readTree(like.body());
 				if (body.get("matched").asBoolean()) {
 					assertThat(matches).singleElement()
