@@ -1,5 +1,10 @@
 package io.kindling.swipe.swipe;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -268,8 +273,19 @@ class BlockRaceIT extends SwipeTestBase {
 				"SELECT COUNT(*) FROM matches WHERE user_id_1 = " + pair.low() + " AND user_id_2 = " + pair.high());
 	}
 
-	private long lockWaits() {
-		return count("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'");
+	/**
+	 * On a connection of its own: a grant reaches only connections opened after it, and
+	 * the pool may hold older ones (the context is shared with earlier test classes).
+	 */
+	private long lockWaits() throws SQLException {
+		try (Connection connection = DriverManager.getConnection(
+				RealServersExtension.mariaDb().jdbcUrl("kindling_swipe"), MariaDbServer.USER, MariaDbServer.PASSWORD);
+				Statement statement = connection.createStatement();
+				ResultSet waits = statement
+					.executeQuery("SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'")) {
+			waits.next();
+			return waits.getLong(1);
+		}
 	}
 
 	private long count(String sql) {
