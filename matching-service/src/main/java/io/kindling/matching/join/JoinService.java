@@ -79,13 +79,18 @@ public class JoinService {
 	}
 
 	/**
-	 * The caller's status; a waiting caller's poll also tries to form a room, and an idle
-	 * one's looks for a live room in MySQL that a Redis failover lost.
+	 * The caller's status; a waiting caller's poll also tries to form a room, an idle
+	 * one's looks for a live room in MySQL that a Redis failover lost, and one whose room
+	 * is still being written long after it formed settles it from MySQL.
 	 */
 	public MatchingStatus status(Session session) {
 		TokenState state = this.claims.read(session.token());
 		if (state instanceof TokenState.Waiting waiting) {
 			this.former.poll(session.token(), waiting);
+			state = this.claims.read(session.token());
+		}
+		else if (state instanceof TokenState.Forming forming
+				&& this.former.settleBeingWritten(session.token(), forming)) {
 			state = this.claims.read(session.token());
 		}
 		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
@@ -128,8 +133,7 @@ public class JoinService {
 				}
 			}
 			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
-			// is
-			// now
+			// is now
 		}
 		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
 	}

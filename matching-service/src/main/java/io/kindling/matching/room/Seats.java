@@ -113,19 +113,4 @@ public class Seats {
 			.update();
 	}
 
-	/** Ends these participants' seats in the room (they are no longer in it in Redis). */
-	void end(String roomId, Collection<String> tokens, Instant now) {
-		if (tokens.isEmpty()) {
-			return;
-		}
-		this.jdbc.sql("""
-				UPDATE seats SET left_at = FROM_UNIXTIME(:now)
-				WHERE participant_key IN (:keys) AND room_id = :roomId AND left_at IS NULL
-				""")
-			.param("keys", tokens.stream().map(Session::keyOf).toList())
-			.param("roomId", roomId)
-			.param("now", SqlTime.epochSeconds(now))
-			.update();
-	}
-
 }
