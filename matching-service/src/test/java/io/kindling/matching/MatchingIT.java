@@ -699,6 +699,34 @@ class MatchingIT {
 	}
 
 	@Test
+	void aLeaveFromTheQueueOrFromNothingAfterAFailoverLostTheRoomLeavesItInMySqlToo() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 3, 2);
+		Api.Response matched = this.api.join(b, 3, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		// the promoted replica never heard of the room: a waits again in its queue, b's
+		// claim is gone
+		TokenState.Waiting waitsAgain = new TokenState.Waiting(new MatchQueue(3, 2),
+				Instant.parse(matched.field("matched_at")), "lost-join");
+		this.redis.delete(RedisKeys.claim(a));
+		this.redis.opsForHash().putAll(RedisKeys.claim(a), waitsAgain.fields());
+		this.redis.opsForZSet()
+			.add(RedisKeys.queue(3, 2), waitsAgain.entry(a).member(), waitsAgain.since().toEpochMilli());
+		this.redis.delete(RedisKeys.claim(b));
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+		assertThat(liveSeat(a)).isEqualTo(matched.field("room_id"));
+
+		assertThat(this.api.leave(a).status()).isEqualTo(204);
+		assertThat(this.api.leave(b).status()).isEqualTo(204);
+		assertThat(liveSeat(a)).isNull();
+		assertThat(liveSeat(b)).isNull();
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.status(b).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(3, 2))).isZero();
+	}
+
+	@Test
 	void roomMetricsAreOnPrometheus() {
 		String a = this.api.session();
 		String b = this.api.session();

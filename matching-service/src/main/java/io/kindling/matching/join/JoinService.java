@@ -13,9 +13,13 @@ import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.room.Seats;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.topic.TopicCatalogue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionException;
 
 /** Joining, polling and leaving: the checks in their documented order, then the queue. */
 @Service
@@ -23,6 +27,8 @@ public class JoinService {
 
 	/** A leave retries this often when its claim keeps moving under it. */
 	private static final int LEAVE_ATTEMPTS = 5;
+
+	private static final Logger log = LoggerFactory.getLogger(JoinService.class);
 
 	private final RateLimiter rateLimiter;
 
@@ -103,7 +109,9 @@ public class JoinService {
 	 * Leaves the queue or the room; nothing to leave is fine too. The claim goes first
 	 * and then the queue entry (an entry without its claim is dropped when popped); a
 	 * room is left in MySQL first and then in Redis, so a leave acknowledged is never
-	 * undone by a later room's refusal.
+	 * undone by a later room's refusal. A leave from a queue or from nothing ends any
+	 * seat MySQL still has too: a failover can have lost the room from the claim, and the
+	 * next poll would find it again.
 	 */
 	void leave(Session session) {
 		String token = session.token();
@@ -111,9 +119,11 @@ public class JoinService {
 			TokenState state = this.claims.read(token);
 			switch (state) {
 				case TokenState.Idle idle -> {
+					leaveAnyRoomInMySql(token);
 					return;
 				}
 				case TokenState.Waiting waiting -> {
+					leaveAnyRoomInMySql(token);
 					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, waiting))) {
 						this.claims.removeEntry(waiting.queue(), waiting.entry(token));
 						return;
@@ -136,6 +146,19 @@ public class JoinService {
 			// is now
 		}
 		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
+	}
+
+	/**
+	 * Best effort: leaving a queue needs only Redis, as it always has; while MySQL is
+	 * away, only a room a failover hid at the same time would be found again.
+	 */
+	private void leaveAnyRoomInMySql(String token) {
+		try {
+			this.seats.leaveAnyRoom(token, this.former.now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not end the seats of a session leaving a queue", ex);
+		}
 	}
 
 }

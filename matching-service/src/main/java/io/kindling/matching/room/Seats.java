@@ -95,6 +95,19 @@ public class Seats {
 	}
 
 	/**
+	 * Ends the participant's seat in whatever room MySQL seats it in: a leave from a
+	 * queue, whose claim a failover may have taken back from the room to the wait. By
+	 * primary key, so a room being written with this participant is waited for, then
+	 * left.
+	 */
+	public void leaveAnyRoom(String token, Instant now) {
+		this.jdbc.sql("UPDATE seats SET left_at = FROM_UNIXTIME(:now) WHERE participant_key = :key AND left_at IS NULL")
+			.param("key", Session.keyOf(token))
+			.param("now", SqlTime.epochSeconds(now))
+			.update();
+	}
+
+	/**
 	 * Ends the participant's seat in this room, whether or not the room is written yet: a
 	 * room written after the leave does not seat this participant.
 	 */
