@@ -38,8 +38,7 @@ public class Seats {
 	void seat(String roomId, List<String> keys, Instant now, Instant liveUntil) {
 		// a row whose room ended or was left is taken over; in READ COMMITTED this locks
 		// only the rows it changes, and a row another transaction is seating is waited
-		// for
-		// and then seen live
+		// for and then seen live
 		int moved = this.jdbc.sql("""
 				UPDATE seats SET room_id = :roomId, live_until = FROM_UNIXTIME(:liveUntil), left_at = NULL
 				WHERE participant_key IN (:keys) AND room_id <> :roomId
@@ -50,6 +49,10 @@ public class Seats {
 			.param("now", SqlTime.epochSeconds(now))
 			.param("keys", keys)
 			.update();
+		if (moved == keys.size()) {
+			// everyone had sat somewhere before: no first seats to insert
+			return;
+		}
 		// first seats: the primary key refuses a second row for the same participant
 		StringBuilder values = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
