@@ -7,7 +7,6 @@ import jakarta.validation.constraints.Min;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -21,7 +20,6 @@ import org.springframework.validation.annotation.Validated;
  * @param roomTtl how long a room key lives once its conversation is written
  * @param sweepInterval how often each instance visits the active queues
  * @param sessionTtl how long an anonymous session token is valid
- * @param maxBodySize larger request bodies are refused with 413
  * @param rateLimit per-IP limits (0 turns a limit off)
  * @param topicCacheTtl how long the active topics read from the database are trusted
  * before they are read again (a topic added or retired shows after at most this; 0 reads
@@ -34,8 +32,8 @@ import org.springframework.validation.annotation.Validated;
 public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @DefaultValue("60s") Duration fallbackAfter,
 		@DefaultValue("30s") Duration roomPendingTtl, @DefaultValue("10m") Duration roomTtl,
 		@DefaultValue("1s") Duration sweepInterval, @DefaultValue("24h") Duration sessionTtl,
-		@DefaultValue("16KB") DataSize maxBodySize, @DefaultValue @Valid RateLimit rateLimit,
-		@DefaultValue("5s") Duration topicCacheTtl, @DefaultValue("5s") Duration banCacheTtl) {
+		@DefaultValue @Valid RateLimit rateLimit, @DefaultValue("5s") Duration topicCacheTtl,
+		@DefaultValue("5s") Duration banCacheTtl) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);

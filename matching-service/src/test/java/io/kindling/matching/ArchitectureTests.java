@@ -4,6 +4,7 @@ import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import io.kindling.infra.test.WebEdgeRules;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -38,5 +39,8 @@ class ArchitectureTests {
 		.should()
 		.dependOnClassesThat()
 		.resideInAnyPackage("org.springframework.jdbc..", "org.springframework.data.redis..");
+
+	@ArchTest
+	static final ArchRule featureCodeSpeaksNoHttp = WebEdgeRules.featureCodeSpeaksNoHttp("io.kindling.matching");
 
 }

@@ -1,5 +1,6 @@
 package io.kindling.matching;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Timestamp;
@@ -16,9 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
-import io.micrometer.core.instrument.MeterRegistry;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.fuzz.RawHttp;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
@@ -31,6 +33,7 @@ import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -46,6 +49,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -728,17 +732,79 @@ class MatchingIT {
 
 	@Test
 	void roomMetricsAreOnPrometheus() {
+		String formed = "kindling_matching_rooms_formed_total{fallback=\"false\",room_type=\"2\",size=\"2\",topic=\"42\"}";
+		String waitCount = "kindling_matching_wait_seconds_count{size=\"2\",topic=\"42\"}";
+		String waitSum = "kindling_matching_wait_seconds_sum{size=\"2\",topic=\"42\"}";
+		String waiting = "kindling_matching_waiting{size=\"2\",topic=\"42\"}";
+		// the counters live as long as the application: earlier tests' rooms are in them
+		String before = prometheus();
 		String a = this.api.session();
 		String b = this.api.session();
 		this.api.join(a, 42, 2);
+		assertThat(sample(prometheus(), waiting)).as("a waits").isEqualTo(1.0);
 		this.clock.advance(Duration.ofSeconds(2));
 		this.api.join(b, 42, 2);
-		String metrics = this.api.send("GET", "/actuator/prometheus", null, null).body();
-		assertThat(metrics)
-			.contains(
-					"kindling_matching_rooms_formed_total{fallback=\"false\",room_type=\"2\",size=\"2\",topic=\"42\"}")
+		String metrics = prometheus();
+		assertThat(metrics).contains(formed)
 			.contains("kindling_matching_wait_seconds_bucket{size=\"2\",topic=\"42\"")
-			.contains("kindling_matching_waiting{size=\"2\",topic=\"42\"}");
+			.contains(waiting);
+		assertThat(sample(metrics, formed) - sample(before, formed)).as("rooms formed").isEqualTo(1.0);
+		assertThat(sample(metrics, waitCount) - sample(before, waitCount)).as("waits recorded, one per person")
+			.isEqualTo(2.0);
+		// a waited 2 s on the test clock, b not at all
+		assertThat(sample(metrics, waitSum) - sample(before, waitSum)).as("seconds waited")
+			.isCloseTo(2.0, within(1e-9));
+		assertThat(sample(metrics, waiting)).as("nobody left waiting").isEqualTo(0.0);
+	}
+
+	private String prometheus() {
+		return this.api.send("GET", "/actuator/prometheus", null, null).body();
+	}
+
+	/** The value of one series in Prometheus' text format, 0 when it is not there yet. */
+	private static double sample(String metrics, String series) {
+		return metrics.lines()
+			.filter((line) -> line.startsWith(series + " "))
+			.mapToDouble((line) -> Double.parseDouble(line.substring(series.length() + 1).strip()))
+			.findFirst()
+			.orElse(0);
+	}
+
+	/**
+	 * The three answers a new user's malformed requests found: a fraction truncated into
+	 * a join, a 500 for multipart without a boundary, Tomcat's HTML page for a
+	 * {@code %00}.
+	 */
+	@Test
+	void aFractionMultipartWithoutBoundaryAndANulInThePathAreRefusedAndChangeNothing() throws Exception {
+		String token = this.api.session();
+
+		Api.Response fraction = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": 2.5}");
+		assertThat(fraction.status()).isEqualTo(400);
+		assertProblem(fraction, 400);
+		assertThat(fraction.field("type")).isEqualTo("https://kindling.io/problems/unreadable-request-body");
+		Api.Response text = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": \"2\"}");
+		assertThat(text.status()).isEqualTo(400);
+		assertThat(text.field("type")).isEqualTo("https://kindling.io/problems/unreadable-request-body");
+
+		Api.Response multipart = this.api.send("POST", "/api/matching", token, "{\"topic_id\": 1, \"size\": 2}",
+				"Content-Type", "multipart/form-data");
+		assertThat(multipart.status()).isEqualTo(415);
+		assertProblem(multipart, 415);
+		assertThat(multipart.field("type")).isEqualTo("https://kindling.io/problems/unsupported-media-type");
+
+		// an HTTP client will not send this path: a raw socket does
+		RawHttp.Response nul = RawHttp.exchange("127.0.0.1", this.port,
+				("GET /api/matching/%00 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: Bearer "
+						+ token + "\r\n\r\n")
+					.getBytes(StandardCharsets.ISO_8859_1),
+				10_000);
+		assertThat(nul.status()).isEqualTo(400);
+		assertThat(nul.header("content-type")).startsWith("application/problem+json");
+		assertThat(nul.body()).contains("\"type\":\"https://kindling.io/problems/bad-request\"")
+			.doesNotContain("<html");
+
+		assertNothingChanged(token);
 	}
 
 	private void assertNothingChanged(String token) {

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 import io.kindling.infra.servers.ProcessSignals;
 import io.kindling.infra.servers.RedisSentinels;
 import io.kindling.infra.servers.RedisServer;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;

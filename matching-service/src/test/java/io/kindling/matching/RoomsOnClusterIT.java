@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisServer;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;

@@ -2,6 +2,8 @@ package io.kindling.matching;
 
 import java.time.Duration;
 
+import io.kindling.infra.test.MutableClock;
+
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.support.GenericApplicationContext;

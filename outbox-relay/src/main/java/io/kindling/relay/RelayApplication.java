@@ -1,11 +1,8 @@
 package io.kindling.relay;
 
-import java.time.Clock;
-
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
-import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
 @SpringBootApplication
@@ -15,12 +12,6 @@ public class RelayApplication {
 
 	public static void main(String[] args) {
 		SpringApplication.run(RelayApplication.class, args);
-	}
-
-	/** The one clock: published, retry and retention times all come from it. */
-	@Bean
-	Clock clock() {
-		return Clock.systemUTC();
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -39,6 +40,7 @@ import org.springframework.validation.annotation.Validated;
  * @param wakeUpPort UDP port the writers' after-commit wake-up arrives on (the HTTP
  * port's number, but UDP); 0 turns it off
  * @param sources the outbox tables to publish
+ * @param topics how the relay creates its topics when they do not exist yet
  */
 @Validated
 @ConfigurationProperties("kindling.relay")
@@ -49,7 +51,7 @@ public record RelayProperties(@DefaultValue("4000") @Min(1) @Max(10_000) int bat
 		@DefaultValue @Valid Backoff backoff, @DefaultValue @Valid KafkaBackoff kafkaBackoff,
 		@DefaultValue("10s") Duration ackTimeout, @DefaultValue @Valid Cleanup cleanup,
 		@DefaultValue("5s") Duration statsInterval, @DefaultValue("8083") @Min(0) @Max(65535) int wakeUpPort,
-		@NotEmpty List<@Valid Source> sources) {
+		@NotEmpty List<@Valid Source> sources, @DefaultValue @Valid Topics topics) {
 
 	/**
 	 * @param minInterval the probe interval right after work was found
@@ -91,6 +93,28 @@ public record RelayProperties(@DefaultValue("4000") @Min(1) @Max(10_000) int bat
 	 * @param batchSize rows deleted per statement, small so the hot path never waits
 	 */
 	public record Cleanup(@DefaultValue("1m") Duration interval, @DefaultValue("1000") @Min(1) int batchSize) {
+	}
+
+	/**
+	 * The shape of the topics the relay creates at start-up. A topic that exists already
+	 * is left as it is; a difference is logged.
+	 *
+	 * @param partitions partitions per topic; a key's events stay on one of them, so the
+	 * count is never changed on an existing topic
+	 * @param replicationFactor copies of each partition: 1 on the one-node stack, 3 with
+	 * three brokers or more
+	 * @param minInsyncReplicas copies that must have a record before Kafka acknowledges
+	 * it ({@code acks=all}): 1 alone, 2 with a replication factor of 3
+	 */
+	public record Topics(@DefaultValue("12") @Min(1) @Max(10_000) int partitions,
+			@DefaultValue("1") @Min(1) short replicationFactor, @DefaultValue("1") @Min(1) int minInsyncReplicas) {
+
+		/** More than the replicas could never be in sync: every send would fail. */
+		@AssertTrue(message = "min-insync-replicas must not exceed replication-factor")
+		public boolean isMinInsyncReplicasWithinReplicationFactor() {
+			return this.minInsyncReplicas <= this.replicationFactor;
+		}
+
 	}
 
 	/**

@@ -83,6 +83,19 @@ final class RelayProcess implements AutoCloseable {
 		return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
 	}
 
+	/**
+	 * A meter's value from the Prometheus page: the first series of that name with every
+	 * one of the given tags ({@code kind="unavailable"}); 0 when there is none yet.
+	 */
+	double metric(String name, String... tags) {
+		for (String line : get("/actuator/prometheus").split("\n")) {
+			if (line.startsWith(name + "{") && java.util.Arrays.stream(tags).allMatch(line::contains)) {
+				return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+			}
+		}
+		return 0;
+	}
+
 	String get(String path) {
 		if (!this.process.isAlive()) {
 			throw new IllegalStateException("relay " + this.name + " ended; see target/relay-" + this.name + ".log");

@@ -42,7 +42,13 @@ public @interface RealServers {
 
 	enum Server {
 
-		REDIS, MARIADB, KAFKA
+		REDIS, MARIADB, KAFKA,
+
+		/**
+		 * Three Kafka nodes with one controller quorum, in place of {@link #KAFKA}:
+		 * {@code spring.kafka.bootstrap-servers} lists all three.
+		 */
+		KAFKA_CLUSTER
 
 	}
 

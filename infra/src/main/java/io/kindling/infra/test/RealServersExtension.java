@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Set;
 
 import io.kindling.infra.kafka.KafkaBroker;
+import io.kindling.infra.kafka.KafkaCluster;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisCluster;
@@ -23,8 +24,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
 /**
  * Starts each real server at most once per test JVM, on free ports in a temporary
  * directory, and stops and removes them when the JVM's tests are done. Tests reach the
- * servers through {@link #redis()}, {@link #mariaDb()} and {@link #kafka()}, for example
- * to stop Kafka for a while or to kill Redis.
+ * servers through {@link #redis()}, {@link #mariaDb()}, {@link #kafka()} and
+ * {@link #kafkaCluster()}, for example to stop Kafka for a while, to kill Redis or to
+ * kill one Kafka node of three.
  */
 public final class RealServersExtension implements BeforeAllCallback {
 
@@ -49,9 +51,16 @@ public final class RealServersExtension implements BeforeAllCallback {
 			System.setProperty("spring.datasource.username", MariaDbServer.USER);
 			System.setProperty("spring.datasource.password", MariaDbServer.PASSWORD);
 		}
+		if (wanted.contains(Server.KAFKA) && wanted.contains(Server.KAFKA_CLUSTER)) {
+			throw new IllegalStateException("@RealServers wants KAFKA or KAFKA_CLUSTER, not both");
+		}
 		if (wanted.contains(Server.KAFKA)) {
 			started.startKafka();
 			System.setProperty("spring.kafka.bootstrap-servers", started.kafka().bootstrapServers());
+		}
+		if (wanted.contains(Server.KAFKA_CLUSTER)) {
+			started.startKafkaCluster();
+			System.setProperty("spring.kafka.bootstrap-servers", started.kafkaCluster().bootstrapServers());
 		}
 	}
 
@@ -109,6 +118,10 @@ public final class RealServersExtension implements BeforeAllCallback {
 		return running().kafka();
 	}
 
+	public static KafkaCluster kafkaCluster() {
+		return running().kafkaCluster();
+	}
+
 	private static Servers running() {
 		Servers current = servers;
 		if (current == null) {
@@ -146,6 +159,8 @@ public final class RealServersExtension implements BeforeAllCallback {
 		private @Nullable MariaDbServer mariaDb;
 
 		private @Nullable KafkaBroker kafka;
+
+		private @Nullable KafkaCluster kafkaCluster;
 
 		Servers() {
 			try {
@@ -193,6 +208,14 @@ public final class RealServersExtension implements BeforeAllCallback {
 			}
 		}
 
+		/** Starts the cluster, or any node of it a test left stopped or killed. */
+		synchronized void startKafkaCluster() {
+			if (this.kafkaCluster == null) {
+				this.kafkaCluster = KafkaCluster.onFreePorts(this.root.resolve("kafka-cluster"), 3, 6);
+			}
+			this.kafkaCluster.start();
+		}
+
 		RedisServer redis() {
 			if (this.redis == null) {
 				throw new IllegalStateException("Redis was not asked for in @RealServers");
@@ -228,10 +251,17 @@ public final class RealServersExtension implements BeforeAllCallback {
 			return this.kafka;
 		}
 
+		KafkaCluster kafkaCluster() {
+			if (this.kafkaCluster == null) {
+				throw new IllegalStateException("KAFKA_CLUSTER was not asked for in @RealServers");
+			}
+			return this.kafkaCluster;
+		}
+
 		@Override
 		public synchronized void close() {
-			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.redisCluster,
-					this.redisSentinels, this.mariaDb }) {
+			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.kafkaCluster, this.redis,
+					this.redisCluster, this.redisSentinels, this.mariaDb }) {
 				if (server != null) {
 					try {
 						server.close();

@@ -23,13 +23,19 @@ public final class RedisModeContextKey implements ContextCustomizerFactory {
 	public @Nullable ContextCustomizer createContextCustomizer(Class<?> testClass,
 			List<ContextConfigurationAttributes> configAttributes) {
 		return AnnotationSupport.findAnnotation(testClass, RealServers.class)
-			.filter((servers) -> List.of(servers.value()).contains(RealServers.Server.REDIS))
-			.map((servers) -> new Key(servers.redis()))
+			.filter((servers) -> List.of(servers.value()).contains(RealServers.Server.REDIS)
+					|| List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER))
+			.map((servers) -> new Key(
+					List.of(servers.value()).contains(RealServers.Server.REDIS) ? servers.redis() : null,
+					List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER)))
 			.orElse(null);
 	}
 
-	/** Changes nothing in the context; only its equality matters. */
-	record Key(RedisMode mode) implements ContextCustomizer {
+	/**
+	 * Changes nothing in the context; only its equality matters. The Kafka cluster is in
+	 * it for the same reason as the Redis mode.
+	 */
+	record Key(@Nullable RedisMode mode, boolean kafkaCluster) implements ContextCustomizer {
 
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {

@@ -4,8 +4,8 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 
+import io.kindling.infra.test.MutableClock;
 import io.kindling.matching.MatchingServiceTest;
-import io.kindling.matching.MutableClock;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -33,6 +33,7 @@ import org.springframework.stereotype.Component;
  * The one idempotent producer of this relay ({@code acks=all},
  * {@code enable.idempotence=true}, at most 5 requests in flight, so that retries never
  * reorder a partition). It is replaced when it reaches a state it cannot recover from.
+ * Records go only to topics that {@link KafkaTopics} has created or checked.
  */
 @Component
 public class KafkaPublisher implements DisposableBean {
@@ -43,9 +44,11 @@ public class KafkaPublisher implements DisposableBean {
 
 	private final Duration ackTimeout;
 
+	private final KafkaTopics topics;
+
 	private @Nullable Producer<String, byte[]> producer;
 
-	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay) {
+	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay, KafkaTopics topics) {
 		Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
 		config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
 		// the outbox payload is already the record value, as UTF-8 bytes
@@ -63,8 +66,15 @@ public class KafkaPublisher implements DisposableBean {
 		// partition's queue stays first in, first out; a batch that is not acked in
 		// ack-timeout is claimed and sent again behind it (a duplicate, never a reorder).
 		config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, Integer.MAX_VALUE);
+		// With no delivery timeout a retry count is the only limit left, and a batch
+		// given up in the middle of a partition's queue is what idempotence cannot order.
+		config.put(ProducerConfig.RETRIES_CONFIG, Integer.MAX_VALUE);
+		// The producer is made on first use: a setting Kafka refuses fails the start-up
+		// here, not every row's send.
+		new ProducerConfig(config);
 		this.config = Map.copyOf(config);
 		this.ackTimeout = relay.ackTimeout();
+		this.topics = topics;
 	}
 
 	/**
@@ -80,6 +90,12 @@ public class KafkaPublisher implements DisposableBean {
 	 * comes back as an already failed future.
 	 */
 	public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+		try {
+			this.topics.ensure(record.topic());
+		}
+		catch (KafkaTopics.TopicNotReady ex) {
+			return CompletableFuture.failedFuture(ex);
+		}
 		Producer<String, byte[]> current = producer();
 		try {
 			return current.send(record, callback);

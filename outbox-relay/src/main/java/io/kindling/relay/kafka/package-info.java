@@ -1,4 +1,4 @@
-/** The idempotent producer and the Kafka health indicator. */
+/** The idempotent producer, the topics it sends to, and the Kafka health indicator. */
 @NullMarked
 package io.kindling.relay.kafka;
 

@@ -112,7 +112,7 @@ final class OutboxBatch {
 		// Counted once committed: a rolled-back batch published nothing.
 		this.metrics.published(outcome.acked().size());
 		for (Sending sending : outcome.acked()) {
-			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackedAt()));
+			this.metrics.latency(Duration.between(sending.row.createdAt(), sending.ackTime().at()));
 		}
 		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
 	}
@@ -150,12 +150,13 @@ final class OutboxBatch {
 				heldBackKeys.add(row.eventKey());
 				continue;
 			}
-			Sending sending = new Sending(row, this.clock);
-			sending.future = this.kafka.send(record(row), sending);
+			AckTime ackTime = new AckTime(this.clock);
+			Sending sending = new Sending(row, this.kafka.send(record(row), ackTime), ackTime);
 			sent.add(sending);
-			if (sending.future.isDone() && sending.failure() != null) {
+			Throwable refused = sending.refused();
+			if (refused != null) {
 				heldBackKeys.add(row.eventKey());
-				if (KafkaPublisher.isTransient(sending.failure())) {
+				if (KafkaPublisher.isTransient(refused)) {
 					// No metadata, no connection: the rest of the batch would fail the
 					// same way.
 					unavailable = true;
@@ -170,7 +171,7 @@ final class OutboxBatch {
 		boolean unavailable = unavailableBeforeSending;
 		long deadline = System.nanoTime() + this.kafka.ackTimeout().toNanos();
 		List<Sending> acked = new ArrayList<>(sent.size());
-		List<Sending> rejected = new ArrayList<>();
+		List<Rejected> rejected = new ArrayList<>();
 		Set<String> failedKeys = new HashSet<>();
 		int notAcked = 0;
 		for (Sending sending : sent) {
@@ -190,7 +191,7 @@ final class OutboxBatch {
 				notAcked++;
 			}
 			else {
-				rejected.add(sending);
+				rejected.add(new Rejected(sending.row, failure));
 			}
 		}
 		if (notAcked > 0) {
@@ -202,13 +203,13 @@ final class OutboxBatch {
 				.param("ids", acked.stream().map((sending) -> sending.row.id()).toList())
 				.update();
 		}
-		for (Sending sending : rejected) {
-			markRejected(jdbc, sending.row, sending.failure());
+		for (Rejected refusal : rejected) {
+			markRejected(jdbc, refusal.row, refusal.failure);
 		}
 		return new Outcome(acked, rejected.size(), unavailable);
 	}
 
-	private void markRejected(JdbcClient jdbc, ClaimedRow row, @Nullable Throwable failure) {
+	private void markRejected(JdbcClient jdbc, ClaimedRow row, Throwable failure) {
 		int attempts = row.attempts() + 1;
 		Instant now = this.clock.instant();
 		boolean park = attempts >= this.properties.maxAttempts();
@@ -290,66 +291,65 @@ final class OutboxBatch {
 
 	}
 
-	/** One record on its way, with the moment Kafka acked it. */
-	private static final class Sending implements Callback {
+	/**
+	 * One record on its way.
+	 *
+	 * @param acked Kafka's future of the record: it waits on one latch per producer batch
+	 */
+	private record Sending(ClaimedRow row, Future<RecordMetadata> acked, AckTime ackTime) {
 
-		final ClaimedRow row;
+		/** The failure of a record the producer refused at once, without waiting. */
+		@Nullable Throwable refused() {
+			return this.acked.isDone() ? await(System.nanoTime()) : null;
+		}
+
+		/** Waits for the ack until the deadline; the failure, or null when acked. */
+		@Nullable Throwable await(long deadlineNanos) {
+			try {
+				this.acked.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+				return null;
+			}
+			catch (ExecutionException ex) {
+				return (ex.getCause() != null) ? ex.getCause() : ex;
+			}
+			catch (TimeoutException ex) {
+				return ex;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("interrupted while waiting for Kafka's ack", ex);
+			}
+		}
+
+	}
+
+	/** The producer's callback: the moment Kafka acked the record. */
+	private static final class AckTime implements Callback {
 
 		private final Clock clock;
 
-		@Nullable Future<RecordMetadata> future;
+		private volatile @Nullable Instant at;
 
-		private volatile @Nullable Instant ackedAt;
-
-		private @Nullable Throwable failure;
-
-		Sending(ClaimedRow row, Clock clock) {
-			this.row = row;
+		AckTime(Clock clock) {
 			this.clock = clock;
 		}
 
 		@Override
 		public void onCompletion(@Nullable RecordMetadata metadata, @Nullable Exception exception) {
 			if (exception == null) {
-				this.ackedAt = this.clock.instant();
+				this.at = this.clock.instant();
 			}
 		}
 
-		Instant ackedAt() {
-			Instant at = this.ackedAt;
-			return (at != null) ? at : this.clock.instant();
+		/** When it was acked (now, if the callback has not run yet). */
+		Instant at() {
+			Instant acked = this.at;
+			return (acked != null) ? acked : this.clock.instant();
 		}
 
-		/** Waits for the ack until the deadline; the failure, or null when acked. */
-		@Nullable Throwable await(long deadlineNanos) {
-			Future<RecordMetadata> pending = this.future;
-			if (pending == null || this.failure != null) {
-				return this.failure;
-			}
-			try {
-				pending.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-				return null;
-			}
-			catch (ExecutionException ex) {
-				this.failure = (ex.getCause() != null) ? ex.getCause() : ex;
-			}
-			catch (TimeoutException ex) {
-				this.failure = ex;
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("interrupted while waiting for Kafka's ack", ex);
-			}
-			return this.failure;
-		}
+	}
 
-		/** The failure of a future that is already done, without waiting. */
-		@Nullable Throwable failure() {
-			if (this.failure == null && this.future != null && this.future.isDone()) {
-				await(System.nanoTime());
-			}
-			return this.failure;
-		}
+	private record Rejected(ClaimedRow row, Throwable failure) {
 
 	}
 

@@ -2,14 +2,20 @@ package io.kindling.relay.publish;
 
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
 import io.kindling.relay.source.OutboxSource;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,12 +25,21 @@ import org.slf4j.LoggerFactory;
  * {@code polling.min-interval} while rows keep coming and backs off to
  * {@code polling.max-interval} when idle, so an idle relay costs the database a handful
  * of cheap reads a second. A writer's after-commit wake-up skips the wait.
+ * <p>
+ * Invariant: <em>after any wake-up, each worker starts a claim.</em> A worker's wake-ups
+ * go into its own queue of one slot, emptied before each claim: offering never blocks nor
+ * is lost, and an offer to a full slot is a claim already owed. A wake-up that comes
+ * while a worker's last claim is coming back empty waits in the slot, and a writer's ring
+ * always becomes a wake-up: a committed row never waits for the next poll.
  */
 final class SourceRelay {
 
 	private static final Logger log = LoggerFactory.getLogger(SourceRelay.class);
 
 	private static final Duration WAKE_UP_SPACING = Duration.ofMillis(5);
+
+	/** What a wake-up queue holds: only whether a claim is owed counts. */
+	private static final Object OWED = new Object();
 
 	private final OutboxSource source;
 
@@ -36,13 +51,16 @@ final class SourceRelay {
 
 	private final String probe;
 
-	private final Object signal = new Object();
+	/** Each worker's share of the partitions. */
+	private final List<PartitionBlock> blocks;
 
-	private final Object probeSignal = new Object();
+	/** One slot per worker (by block): a claim that worker owes. */
+	private final List<BlockingQueue<Object>> wakeUps;
 
-	private final Object stopSignal = new Object();
+	/** One slot: a writer's ring the probe has not answered yet. */
+	private final BlockingQueue<Object> rings = new ArrayBlockingQueue<>(1);
 
-	private boolean probeNow;
+	private final CountDownLatch stopped = new CountDownLatch(1);
 
 	private final AtomicLong published = new AtomicLong();
 
@@ -51,13 +69,7 @@ final class SourceRelay {
 	 */
 	private final AtomicInteger draining = new AtomicInteger();
 
-	private int workers;
-
-	private final List<Thread> threads = new ArrayList<>();
-
-	private long generation;
-
-	private volatile boolean running;
+	private @Nullable ExecutorService threads;
 
 	SourceRelay(OutboxSource source, OutboxBatch batch, RelayProperties properties, Clock clock) {
 		this.source = source;
@@ -70,40 +82,43 @@ final class SourceRelay {
 				  AND (next_attempt_at IS NULL OR next_attempt_at <= FROM_UNIXTIME(:now))
 				LIMIT 1
 				""".formatted(source.table());
+		this.blocks = PartitionBlock.split(properties.partitions(), properties.workersPerSource());
+		this.wakeUps = this.blocks.stream()
+			.map((block) -> (BlockingQueue<Object>) new ArrayBlockingQueue<>(1))
+			.toList();
 	}
 
 	void start() {
-		this.running = true;
-		int worker = 0;
-		for (PartitionBlock block : PartitionBlock.split(this.properties.partitions(),
-				this.properties.workersPerSource())) {
-			this.threads.add(Thread.ofPlatform()
-				.name("relay-" + this.source.name() + "-" + worker++)
-				.daemon()
-				.start(() -> work(block)));
+		// the last thread is the probe
+		ExecutorService threads = Executors.newFixedThreadPool(this.blocks.size() + 1,
+				Thread.ofPlatform().name("relay-" + this.source.name() + "-", 0).daemon().factory());
+		// each worker's first claim needs no probe
+		wakeUp();
+		for (int worker = 0; worker < this.blocks.size(); worker++) {
+			PartitionBlock block = this.blocks.get(worker);
+			BlockingQueue<Object> wakeUp = this.wakeUps.get(worker);
+			threads.execute(() -> work(block, wakeUp));
 		}
-		this.workers = worker;
-		this.threads
-			.add(Thread.ofPlatform().name("relay-" + this.source.name() + "-probe").daemon().start(this::probe));
+		threads.execute(this::probe);
+		threads.shutdown();
+		this.threads = threads;
 	}
 
 	/** Lets every worker finish its batch (never abandons one half-sent), then stops. */
 	void stop(Duration timeout) {
-		this.running = false;
+		this.stopped.countDown();
+		// each thread wakes and sees the stop
 		wakeUp();
-		probeNow();
-		synchronized (this.stopSignal) {
-			this.stopSignal.notifyAll();
+		this.rings.offer(OWED);
+		ExecutorService threads = this.threads;
+		if (threads == null) {
+			return;
 		}
-		long deadline = System.nanoTime() + timeout.toNanos();
-		for (Thread thread : this.threads) {
-			try {
-				thread.join(Duration.ofNanos(Math.max(1, deadline - System.nanoTime())));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
+		try {
+			threads.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
@@ -111,32 +126,45 @@ final class SourceRelay {
 		return this.source.table();
 	}
 
-	/** Makes every worker look for rows now. */
+	/** Makes every worker claim once more, now or as soon as its batch ends. */
 	void wakeUp() {
-		synchronized (this.signal) {
-			this.generation++;
-			this.signal.notifyAll();
+		this.wakeUps.forEach((wakeUp) -> wakeUp.offer(OWED));
+	}
+
+	/** A writer committed rows: the probe wakes the workers now instead of polling. */
+	void probeNow() {
+		this.rings.offer(OWED);
+	}
+
+	private boolean stopped() {
+		return this.stopped.getCount() == 0;
+	}
+
+	private void work(PartitionBlock block, BlockingQueue<Object> wakeUp) {
+		try {
+			while (true) {
+				wakeUp.take();
+				if (stopped()) {
+					return;
+				}
+				this.draining.incrementAndGet();
+				try {
+					drain(block);
+				}
+				finally {
+					this.draining.decrementAndGet();
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
-	private void work(PartitionBlock block) {
-		long seen = -1;
-		while (this.running) {
-			seen = awaitSignal(seen);
-			this.draining.incrementAndGet();
-			try {
-				drain(block);
-			}
-			finally {
-				this.draining.decrementAndGet();
-			}
-		}
-	}
-
-	private void drain(PartitionBlock block) {
+	private void drain(PartitionBlock block) throws InterruptedException {
 		int kafkaFailures = 0;
 		int databaseFailures = 0;
-		while (this.running) {
+		while (!stopped()) {
 			if (!this.source.ready()) {
 				return;
 			}
@@ -175,125 +203,82 @@ final class SourceRelay {
 	private void probe() {
 		Duration interval = this.properties.polling().minInterval();
 		long publishedBefore = this.published.get();
-		while (this.running) {
-			boolean rung = pauseProbe(interval);
-			if (!this.running) {
-				return;
-			}
-			if (!this.source.ready()) {
-				interval = Duration.ofSeconds(1);
-				continue;
-			}
-			if (this.draining.get() == this.workers) {
-				// Every worker is claiming already and goes on until a claim comes back
-				// empty: a probe now would only cost the database a scan over the index
-				// entries they have just published. But a claim that came back empty
-				// just before a writer's commit is the worker's last: after a ring, each
-				// worker claims once more (WakeUpIT lost such rows to the next poll).
+		try {
+			while (!stopped()) {
+				boolean rung = awaitRing(interval);
+				if (stopped()) {
+					return;
+				}
+				if (!this.source.ready()) {
+					interval = Duration.ofSeconds(1);
+					continue;
+				}
 				if (rung) {
+					// The ring's rows were committed before it: a claim that starts now
+					// sees them, whatever the workers are doing.
+					wakeUp();
+					interval = this.properties.polling().minInterval();
+					publishedBefore = this.published.get();
+					continue;
+				}
+				if (this.draining.get() == this.wakeUps.size()) {
+					// Every worker is claiming already and goes on until a claim
+					// comes back empty: a probe now would only cost the database a
+					// scan over the index entries they have just published.
+					interval = this.properties.polling().minInterval();
+					continue;
+				}
+				boolean pending;
+				try {
+					pending = !this.source.jdbc()
+						.sql(this.probe)
+						.param("now", SqlTime.epochSeconds(this.clock.instant()))
+						.query(Long.class)
+						.list()
+						.isEmpty();
+				}
+				catch (RuntimeException ex) {
+					log.warn("{}: probe failed: {}", this.source.name(), ex.toString());
+					interval = Duration.ofSeconds(1);
+					continue;
+				}
+				if (pending) {
 					wakeUp();
 				}
-				interval = this.properties.polling().minInterval();
-				continue;
-			}
-			boolean pending;
-			try {
-				pending = !this.source.jdbc()
-					.sql(this.probe)
-					.param("now", SqlTime.epochSeconds(this.clock.instant()))
-					.query(Long.class)
-					.list()
-					.isEmpty();
-			}
-			catch (RuntimeException ex) {
-				log.warn("{}: probe failed: {}", this.source.name(), ex.toString());
-				interval = Duration.ofSeconds(1);
-				continue;
-			}
-			if (pending) {
-				wakeUp();
-			}
-			long publishedNow = this.published.get();
-			if (publishedNow != publishedBefore) {
-				interval = this.properties.polling().minInterval();
-			}
-			else {
-				Duration doubled = interval.multipliedBy(2);
-				interval = (doubled.compareTo(this.properties.polling().maxInterval()) > 0)
-						? this.properties.polling().maxInterval() : doubled;
-			}
-			publishedBefore = publishedNow;
-		}
-	}
-
-	private long awaitSignal(long seen) {
-		synchronized (this.signal) {
-			while (this.running && this.generation == seen) {
-				try {
-					this.signal.wait();
+				long publishedNow = this.published.get();
+				if (publishedNow != publishedBefore) {
+					interval = this.properties.polling().minInterval();
 				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					this.running = false;
+				else {
+					Duration doubled = interval.multipliedBy(2);
+					interval = (doubled.compareTo(this.properties.polling().maxInterval()) > 0)
+							? this.properties.polling().maxInterval() : doubled;
 				}
-			}
-			return this.generation;
-		}
-	}
-
-	/** Sleeps, but wakes early when the relay stops (not when rows arrive). */
-	private void pause(Duration duration) {
-		synchronized (this.stopSignal) {
-			if (!this.running) {
-				return;
-			}
-			try {
-				this.stopSignal.wait(Math.max(1, duration.toMillis()));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				this.running = false;
+				publishedBefore = publishedNow;
 			}
 		}
-	}
-
-	/** A writer committed rows: probe at once instead of at the next interval. */
-	void probeNow() {
-		synchronized (this.probeSignal) {
-			this.probeNow = true;
-			this.probeSignal.notifyAll();
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
 		}
 	}
 
 	/**
-	 * Waits out the interval, or less after a writer's ring.
+	 * Waits out the interval, or less after a writer's ring, but never less than 5 ms: a
+	 * flood of datagrams cannot turn into a flood of claims.
 	 * @return whether a ring ended the wait
 	 */
-	private boolean pauseProbe(Duration interval) {
-		long start = System.nanoTime();
-		long deadline = start + interval.toNanos();
-		// A wake-up brings the probe forward, but never closer than 5 ms to the last one:
-		// a flood of datagrams cannot turn into a flood of queries.
-		long earliest = start + WAKE_UP_SPACING.toNanos();
-		synchronized (this.probeSignal) {
-			while (this.running) {
-				long now = System.nanoTime();
-				long until = (this.probeNow) ? earliest : deadline;
-				if (now >= until) {
-					break;
-				}
-				try {
-					this.probeSignal.wait(Math.max(1, (until - now) / 1_000_000));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					this.running = false;
-				}
-			}
-			boolean rung = this.probeNow;
-			this.probeNow = false;
-			return rung;
+	private boolean awaitRing(Duration interval) throws InterruptedException {
+		long earliest = System.nanoTime() + WAKE_UP_SPACING.toNanos();
+		boolean rung = this.rings.poll(interval.toNanos(), TimeUnit.NANOSECONDS) != null;
+		if (rung) {
+			this.stopped.await(Math.max(0, earliest - System.nanoTime()), TimeUnit.NANOSECONDS);
 		}
+		return rung;
+	}
+
+	/** Sleeps, but wakes early when the relay stops (not when rows arrive). */
+	private void pause(Duration duration) throws InterruptedException {
+		this.stopped.await(Math.max(1, duration.toMillis()), TimeUnit.MILLISECONDS);
 	}
 
 }

@@ -44,9 +44,8 @@ public final class OutboxSource implements AutoCloseable {
 
 	private final TransactionTemplate transactions;
 
-	private volatile boolean ready;
-
-	private volatile String state = "not checked yet";
+	/** What the last readiness check found; once {@link Publishing}, it stays so. */
+	private volatile Readiness readiness = new NotChecked();
 
 	public OutboxSource(RelayProperties.Source settings, int partitions, int poolSize) {
 		this.settings = settings;
@@ -103,7 +102,7 @@ public final class OutboxSource implements AutoCloseable {
 
 	/** What the last readiness check found, for the health endpoint. */
 	public String state() {
-		return this.state;
+		return this.readiness.toString();
 	}
 
 	/**
@@ -112,7 +111,7 @@ public final class OutboxSource implements AutoCloseable {
 	 * never creates anything in a schema that service's Flyway has not initialised yet.
 	 */
 	public boolean ready() {
-		if (this.ready) {
+		if (this.readiness instanceof Publishing) {
 			return true;
 		}
 		try {
@@ -121,7 +120,7 @@ public final class OutboxSource implements AutoCloseable {
 					WHERE table_schema = DATABASE() AND table_name = :table
 					""").param("table", table()).query(Integer.class).single();
 			if (tables == 0) {
-				this.state = "waiting for table " + table();
+				this.readiness = new WaitingForTable(table());
 				return false;
 			}
 			this.jdbc.sql(PARTITION_TABLE).update();
@@ -142,13 +141,12 @@ public final class OutboxSource implements AutoCloseable {
 					.param("table", table())
 					.update();
 			}
-			this.state = "publishing";
-			this.ready = true;
+			this.readiness = new Publishing();
 			log.info("{} is ready: {} partitions", this.settings, this.partitions);
 			return true;
 		}
 		catch (RuntimeException ex) {
-			this.state = "unreachable: " + ex.getMessage();
+			this.readiness = new Unreachable(String.valueOf(ex.getMessage()));
 			return false;
 		}
 	}
@@ -171,6 +169,47 @@ public final class OutboxSource implements AutoCloseable {
 	@Override
 	public String toString() {
 		return this.settings.toString();
+	}
+
+	/** Where a source stands on its way to publishing; its text is what health shows. */
+	private sealed interface Readiness {
+
+	}
+
+	private record NotChecked() implements Readiness {
+
+		@Override
+		public String toString() {
+			return "not checked yet";
+		}
+
+	}
+
+	private record WaitingForTable(String table) implements Readiness {
+
+		@Override
+		public String toString() {
+			return "waiting for table " + this.table;
+		}
+
+	}
+
+	private record Unreachable(String reason) implements Readiness {
+
+		@Override
+		public String toString() {
+			return "unreachable: " + this.reason;
+		}
+
+	}
+
+	private record Publishing() implements Readiness {
+
+		@Override
+		public String toString() {
+			return "publishing";
+		}
+
 	}
 
 }

@@ -4,13 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kindling.redis.LuaScript;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
  * A bucketed Bloom filter on plain Redis bitmaps, for a Redis without RedisBloom. Bits
@@ -24,12 +22,11 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 	/** Keeps one script call's argument list small when many items are added at once. */
 	private static final int ADD_CHUNK = 1_000;
 
-	private static final LuaScript<Long> ADD = LuaScript.load("bloom_bitmap_add", Long.class);
-
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> READ = LuaScript.load("bloom_bitmap_read", List.class);
-
 	private final StringRedisTemplate redis;
+
+	private final BitmapAddScript addScript;
+
+	private final BitmapReadScript readScript;
 
 	private final BloomKeys keys;
 
@@ -37,6 +34,8 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 
 	public BitmapBloomFilter(StringRedisTemplate redis, BloomKeys keys, BloomSpec spec) {
 		this.redis = redis;
+		this.addScript = new BitmapAddScript(redis);
+		this.readScript = new BitmapReadScript(redis);
 		this.keys = keys;
 		this.spec = spec;
 	}
@@ -59,20 +58,11 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 	@Override
 	public boolean add(String owner, List<String> items) {
 		for (int from = 0; from < items.size(); from += ADD_CHUNK) {
-			List<String> chunk = items.subList(from, Math.min(items.size(), from + ADD_CHUNK));
-			int k = this.spec.hashes();
-			String[] args = new String[3 + chunk.size() * k];
-			args[0] = String.valueOf(this.spec.capacity());
-			args[1] = String.valueOf(k);
-			args[2] = String.valueOf(this.spec.bits());
-			int next = 3;
-			for (String item : chunk) {
-				for (long position : BloomHashing.positions(item, this.spec.bits(), k)) {
-					args[next++] = String.valueOf(position);
-				}
+			List<long[]> positions = new ArrayList<>(Math.min(ADD_CHUNK, items.size() - from));
+			for (String item : items.subList(from, Math.min(items.size(), from + ADD_CHUNK))) {
+				positions.add(BloomHashing.positions(item, this.spec.bits(), this.spec.hashes()));
 			}
-			Long count = ADD.run(this.redis, List.of(this.keys.count(owner), this.keys.prefix(owner)), args);
-			if (count == null || count < 0) {
+			if (!this.addScript.add(this.keys, owner, this.spec, positions)) {
 				return false;
 			}
 		}
@@ -80,17 +70,10 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 	}
 
 	@Override
-	@SuppressWarnings({ "unchecked", "rawtypes" })
 	public boolean @Nullable [] mightContain(String owner, List<String> items) {
-		List<Object> reply = (List<Object>) this.redis.execute(READ.script(), RedisSerializer.string(),
-				(RedisSerializer) RedisSerializer.byteArray(), List.of(this.keys.count(owner), this.keys.prefix(owner)),
-				String.valueOf(this.spec.capacity()));
-		if (reply == null || reply.isEmpty() || ((Long) reply.get(0)) < 0) {
+		List<byte[]> buckets = this.readScript.read(this.keys, owner, this.spec);
+		if (buckets == null) {
 			return null;
-		}
-		List<byte[]> buckets = new ArrayList<>(reply.size() - 1);
-		for (Object bucket : reply.subList(1, reply.size())) {
-			buckets.add((bucket instanceof byte[] bytes) ? bytes : new byte[0]);
 		}
 		boolean[] found = new boolean[items.size()];
 		if (buckets.isEmpty()) {

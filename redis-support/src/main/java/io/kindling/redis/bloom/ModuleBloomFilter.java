@@ -1,43 +1,45 @@
 package io.kindling.redis.bloom;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Response;
 import redis.clients.jedis.UnifiedJedis;
 import redis.clients.jedis.bloom.BFInsertParams;
 import redis.clients.jedis.bloom.BFReserveParams;
 import redis.clients.jedis.exceptions.JedisDataException;
-import redis.clients.jedis.params.SetParams;
 
-import org.springframework.core.io.ClassPathResource;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A bucketed Bloom filter on RedisBloom ({@code BF.RESERVE}, {@code BF.INSERT},
- * {@code BF.MEXISTS}) through Jedis' Bloom API. Buckets are reserved explicitly with the
- * spec's capacity and error rate and {@code NONSCALING}, because this class chains
- * buckets itself; an insert into a bucket that vanished recreates it with the same spec,
- * never with the module's 100-item default.
+ * {@code BF.MEXISTS}) through Jedis' Bloom API, on the connections of the application's
+ * own Redis template. Buckets are reserved explicitly with the spec's capacity and error
+ * rate and {@code NONSCALING}, because this class chains buckets itself; an insert into a
+ * bucket that vanished recreates it with the same spec, never with the module's 100-item
+ * default.
  */
 public final class ModuleBloomFilter implements BucketedBloomFilter {
 
-	private static final String CLAIM_SLOTS = script("bloom_claim_slots");
+	private final StringRedisTemplate redis;
 
-	private final UnifiedJedis jedis;
+	private final ClaimSlotsScript claimSlots;
 
 	private final BloomKeys keys;
 
 	private final BloomSpec spec;
 
-	public ModuleBloomFilter(UnifiedJedis jedis, BloomKeys keys, BloomSpec spec) {
-		this.jedis = jedis;
+	public ModuleBloomFilter(StringRedisTemplate redis, BloomKeys keys, BloomSpec spec) {
+		this.redis = redis;
+		this.claimSlots = new ClaimSlotsScript(redis);
 		this.keys = keys;
 		this.spec = spec;
 	}
@@ -54,7 +56,7 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 
 	@Override
 	public boolean open(String owner) {
-		return "OK".equals(this.jedis.set(this.keys.count(owner), "0", SetParams.setParams().nx()));
+		return Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(this.keys.count(owner), "0"));
 	}
 
 	@Override
@@ -62,13 +64,11 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 		if (items.isEmpty()) {
 			return count(owner) >= 0;
 		}
-		Object claimed = this.jedis.eval(CLAIM_SLOTS, List.of(this.keys.count(owner)),
-				List.of(String.valueOf(items.size())));
-		long end = (claimed instanceof Long value) ? value : -1;
-		if (end < 0) {
+		OptionalLong claimed = this.claimSlots.claim(this.keys.count(owner), items.size());
+		if (claimed.isEmpty()) {
 			return false;
 		}
-		long first = end - items.size();
+		long first = claimed.getAsLong();
 		Map<Long, List<String>> byBucket = new LinkedHashMap<>();
 		List<Long> started = new ArrayList<>();
 		for (int i = 0; i < items.size(); i++) {
@@ -83,7 +83,7 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 			.capacity(this.spec.capacity())
 			.error(this.spec.errorRate())
 			.nonScaling();
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
+		pipelined((pipeline) -> {
 			List<Response<String>> reservations = new ArrayList<>();
 			for (long bucket : started) {
 				reservations.add(pipeline.bfReserve(this.keys.bucket(owner, bucket), this.spec.errorRate(),
@@ -102,7 +102,8 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 				}
 			}
 			inserts.forEach(Response::get);
-		}
+			return null;
+		});
 		return true;
 	}
 
@@ -118,13 +119,14 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 			return found;
 		}
 		String[] candidates = items.toArray(String[]::new);
-		List<Response<List<Boolean>>> answers = new ArrayList<>();
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
+		List<Response<List<Boolean>>> answers = pipelined((pipeline) -> {
+			List<Response<List<Boolean>>> sent = new ArrayList<>();
 			for (long bucket = 0; bucket < buckets; bucket++) {
-				answers.add(pipeline.bfMExists(this.keys.bucket(owner, bucket), candidates));
+				sent.add(pipeline.bfMExists(this.keys.bucket(owner, bucket), candidates));
 			}
 			pipeline.sync();
-		}
+			return sent;
+		});
 		for (Response<List<Boolean>> answer : answers) {
 			List<Boolean> exists = answer.get();
 			for (int i = 0; i < found.length; i++) {
@@ -136,7 +138,7 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 
 	@Override
 	public long count(String owner) {
-		String count = this.jedis.get(this.keys.count(owner));
+		String count = this.redis.opsForValue().get(this.keys.count(owner));
 		return (count != null) ? Long.parseLong(count) : -1;
 	}
 
@@ -148,29 +150,42 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 		for (long b = 0; b < buckets; b++) {
 			names.add(this.keys.bucket(owner, b));
 		}
-		this.jedis.del(names.toArray(String[]::new));
+		this.redis.delete(names);
 	}
 
 	@Override
 	public long memoryBytes(String owner) {
 		long buckets = buckets(owner);
-		long total = 0;
-		Long countKey = this.jedis.memoryUsage(this.keys.count(owner));
-		total += (countKey != null) ? countKey : 0;
+		List<String> names = new ArrayList<>();
+		names.add(this.keys.count(owner));
 		for (long b = 0; b < buckets; b++) {
-			Long usage = this.jedis.memoryUsage(this.keys.bucket(owner, b));
-			total += (usage != null) ? usage : 0;
+			names.add(this.keys.bucket(owner, b));
 		}
-		return total;
+		return this.redis.execute((RedisCallback<Long>) (connection) -> {
+			long total = 0;
+			for (String name : names) {
+				total += BitmapBloomFilter.memoryUsage(connection, name);
+			}
+			return total;
+		});
 	}
 
-	private static String script(String name) {
-		try {
-			return new ClassPathResource("scripts/" + name + ".lua").getContentAsString(StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+	/**
+	 * Runs Jedis' Bloom commands in one pipeline on a connection of the template: the
+	 * module's commands are Jedis', not Spring's.
+	 */
+	private <T> T pipelined(Function<AbstractPipeline, T> commands) {
+		return this.redis.execute((RedisCallback<T>) (connection) -> {
+			Object client = connection.getNativeConnection();
+			try (AbstractPipeline pipeline = switch (client) {
+				case Jedis jedis -> jedis.pipelined();
+				case UnifiedJedis jedis -> jedis.pipelined();
+				default -> throw new IllegalStateException(
+						"RedisBloom's commands need Jedis, not " + client.getClass().getName());
+			}) {
+				return commands.apply(pipeline);
+			}
+		});
 	}
 
 }

@@ -13,7 +13,6 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import redis.clients.jedis.JedisPooled;
 
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -43,8 +42,6 @@ class BloomFilterIT {
 
 	private static StringRedisTemplate redis;
 
-	private static JedisPooled jedis;
-
 	@BeforeAll
 	static void connect() {
 		int port = RealServersExtension.redis().port();
@@ -52,12 +49,10 @@ class BloomFilterIT {
 		connectionFactory.afterPropertiesSet();
 		connectionFactory.start();
 		redis = new StringRedisTemplate(connectionFactory);
-		jedis = new JedisPooled("127.0.0.1", port);
 	}
 
 	@AfterAll
 	static void disconnect() {
-		jedis.close();
 		connectionFactory.destroy();
 	}
 
@@ -69,7 +64,7 @@ class BloomFilterIT {
 		if (mode.equals("module")) {
 			Assumptions.assumeTrue(BloomCapability.moduleLoaded(connectionFactory),
 					"no RedisBloom: set KINDLING_REDIS_MODULE or KINDLING_REDIS_SERVER to test the module path");
-			return new ModuleBloomFilter(jedis, new BloomKeys("test_bf_" + mode), spec);
+			return new ModuleBloomFilter(redis, new BloomKeys("test_bf_" + mode), spec);
 		}
 		return new BitmapBloomFilter(redis, new BloomKeys("test_bf_" + mode), spec);
 	}

@@ -8,11 +8,7 @@ import io.kindling.redis.bloom.BucketedBloomFilter;
 import io.kindling.redis.bloom.ModuleBloomFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import redis.clients.jedis.DefaultJedisClientConfig;
-import redis.clients.jedis.HostAndPort;
-import redis.clients.jedis.JedisPooled;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
@@ -30,47 +26,20 @@ class BloomConfiguration {
 	static final BloomKeys KEYS = new BloomKeys("swiped_bf");
 
 	@Bean
-	ModuleClient bloomModuleClient(BloomProperties properties, JedisConnectionFactory connectionFactory) {
-		BloomProperties.Mode mode = properties.mode();
-		boolean module = switch (mode) {
+	BucketedBloomFilter swipeHistoryBloomFilter(BloomProperties properties, JedisConnectionFactory connectionFactory,
+			StringRedisTemplate redis) {
+		boolean module = switch (properties.mode()) {
 			case MODULE -> true;
 			case BITMAP -> false;
 			case AUTO -> BloomCapability.moduleLoaded(connectionFactory);
 		};
-		if (!module) {
-			return new ModuleClient(null);
-		}
-		DefaultJedisClientConfig.Builder config = DefaultJedisClientConfig.builder()
-			.timeoutMillis((int) connectionFactory.getTimeout());
-		if (connectionFactory.getPassword() != null) {
-			config.password(connectionFactory.getPassword());
-		}
-		return new ModuleClient(new JedisPooled(
-				new HostAndPort(connectionFactory.getHostName(), connectionFactory.getPort()), config.build()));
-	}
-
-	@Bean
-	BucketedBloomFilter swipeHistoryBloomFilter(BloomProperties properties, ModuleClient moduleClient,
-			StringRedisTemplate redis) {
 		BloomSpec spec = new BloomSpec(properties.capacity(), properties.errorRate());
-		BucketedBloomFilter filter = (moduleClient.jedis() != null)
-				? new ModuleBloomFilter(moduleClient.jedis(), KEYS, spec) : new BitmapBloomFilter(redis, KEYS, spec);
+		BucketedBloomFilter filter = module ? new ModuleBloomFilter(redis, KEYS, spec)
+				: new BitmapBloomFilter(redis, KEYS, spec);
 		log.info(
 				"swipe history filter: {} (mode setting {}), {} swipes per bucket at error rate {}, {} bits and {} hashes per bucket",
 				filter.mode(), properties.mode(), spec.capacity(), spec.errorRate(), spec.bits(), spec.hashes());
 		return filter;
-	}
-
-	/** The Jedis client for RedisBloom's commands, present only in module mode. */
-	record ModuleClient(@org.jspecify.annotations.Nullable JedisPooled jedis) implements DisposableBean {
-
-		@Override
-		public void destroy() {
-			if (this.jedis != null) {
-				this.jedis.close();
-			}
-		}
-
 	}
 
 }

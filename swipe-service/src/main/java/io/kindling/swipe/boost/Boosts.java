@@ -6,13 +6,11 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kindling.redis.LuaScript;
 import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
-import io.kindling.swipe.web.ProblemException;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,16 +23,13 @@ import org.springframework.stereotype.Component;
 @Component
 public class Boosts {
 
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> START = LuaScript.load("start_boost", List.class);
-
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> ACTIVE = LuaScript.load("active_boosts", List.class);
-
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> PICK = LuaScript.load("pick_boosted", List.class);
-
 	private final StringRedisTemplate redis;
+
+	private final StartBoostScript startScript;
+
+	private final ActiveBoostsScript activeScript;
+
+	private final PickBoostedScript pickScript;
 
 	private final ProfileDirectory profiles;
 
@@ -42,8 +37,12 @@ public class Boosts {
 
 	private final Clock clock;
 
-	Boosts(StringRedisTemplate redis, ProfileDirectory profiles, BoostProperties properties, Clock clock) {
+	Boosts(StringRedisTemplate redis, StartBoostScript startScript, ActiveBoostsScript activeScript,
+			PickBoostedScript pickScript, ProfileDirectory profiles, BoostProperties properties, Clock clock) {
 		this.redis = redis;
+		this.startScript = startScript;
+		this.activeScript = activeScript;
+		this.pickScript = pickScript;
 		this.profiles = profiles;
 		this.settings = properties;
 		this.clock = clock;
@@ -55,21 +54,14 @@ public class Boosts {
 	}
 
 	Instant start(long userId) {
-		Profile profile = this.profiles.find(userId)
-			.orElseThrow(() -> new ProblemException(HttpStatus.CONFLICT, "No profile",
-					"Create a profile (PUT /api/profile) before boosting it."));
+		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefused.noProfile("before boosting it"));
 		Instant now = this.clock.instant();
-		List<?> answer = START.run(this.redis, List.of("boost:{" + userId + "}", "boost_cooldown:{" + userId + "}"),
-				String.valueOf(now.toEpochMilli()), String.valueOf(this.settings.duration().toMillis()),
-				String.valueOf(this.settings.cooldown().toMillis()));
-		long outcome = ((Number) answer.get(0)).longValue();
-		Instant at = Instant.ofEpochMilli(((Number) answer.get(1)).longValue());
-		if (outcome == 1) {
-			throw new BoostActive(at);
-		}
-		if (outcome == 2) {
-			throw new BoostCooldown(at, Duration.between(now, at));
-		}
+		Instant at = switch (this.startScript.start(userId, now, this.settings.duration(), this.settings.cooldown())) {
+			case StartBoostScript.Started started -> started.until();
+			case StartBoostScript.AlreadyActive active -> throw new BoostActive(active.until());
+			case StartBoostScript.CoolingDown cooling ->
+				throw new BoostCooldown(cooling.until(), Duration.between(now, cooling.until()));
+		};
 		String cell = cellOf(profile.geohash());
 		this.redis.opsForZSet().add(boostedKey(cell), String.valueOf(userId), at.toEpochMilli());
 		// a new boost starts with no views, and the cell's set lives as long as its
@@ -81,7 +73,7 @@ public class Boosts {
 
 	/** Active boosted users of the cell, expired boosts removed first. */
 	public List<Long> active(String cell, Instant now) {
-		return ids(ACTIVE.run(this.redis, List.of(boostedKey(cell)), String.valueOf(now.toEpochMilli())));
+		return this.activeScript.active(cell, now);
 	}
 
 	/**
@@ -92,12 +84,7 @@ public class Boosts {
 		if (slots <= 0 || eligible.isEmpty()) {
 			return List.of();
 		}
-		List<String> args = new ArrayList<>(eligible.size() + 3);
-		args.add(String.valueOf(now.toEpochMilli()));
-		args.add(String.valueOf(slots));
-		args.add(String.valueOf(this.settings.duration().toMillis()));
-		eligible.forEach((id) -> args.add(String.valueOf(id)));
-		return ids(PICK.run(this.redis, List.of(boostedKey(cell), impressionsKey(cell)), args.toArray(String[]::new)));
+		return this.pickScript.pick(cell, eligible, slots, now, this.settings.duration());
 	}
 
 	/** How often each boosted user of the cell was put into a deck during its boost. */
@@ -118,7 +105,8 @@ public class Boosts {
 		return "boost_impressions:{" + cell + "}";
 	}
 
-	private static List<Long> ids(List<?> members) {
+	/** A script's reply of user ids. */
+	static List<Long> ids(List<?> members) {
 		List<Long> ids = new ArrayList<>();
 		if (members != null) {
 			for (Object member : members) {

@@ -96,29 +96,26 @@ class DeckAssembler {
 		boosted.forEach((candidate) -> boostedById.put(candidate.userId(), candidate));
 		picked.forEach(organic::remove);
 
-		List<Candidate> order = new ArrayList<>(superLikers);
-		List<Boolean> boostedFlags = new ArrayList<>(Collections.nCopies(superLikers.size(), false));
+		List<Placed> order = new ArrayList<>(size);
+		superLikers.forEach((candidate) -> order.add(new Placed(candidate, Kind.SUPER_LIKER)));
 		int organicSinceBoost = 0;
 		int nextBoost = 0;
 		for (Candidate candidate : organic.values()) {
 			if (order.size() >= size) {
 				break;
 			}
-			order.add(candidate);
-			boostedFlags.add(false);
+			order.add(new Placed(candidate, Kind.ORGANIC));
 			if (++organicSinceBoost == this.settings.organicPerBoost() && nextBoost < picked.size()
 					&& order.size() < size) {
-				order.add(boostedById.get(picked.get(nextBoost++)));
-				boostedFlags.add(true);
+				order.add(new Placed(boostedById.get(picked.get(nextBoost++)), Kind.BOOSTED));
 				organicSinceBoost = 0;
 			}
 		}
 		// a sparse area still shows its picked boosts, after the organic cards
 		while (nextBoost < picked.size() && order.size() < size) {
-			order.add(boostedById.get(picked.get(nextBoost++)));
-			boostedFlags.add(true);
+			order.add(new Placed(boostedById.get(picked.get(nextBoost++)), Kind.BOOSTED));
 		}
-		return cards(viewer, today, order, boostedFlags, superLikers.size());
+		return order.stream().map((placed) -> placed.card(viewer, today)).toList();
 	}
 
 	/**
@@ -191,16 +188,22 @@ class DeckAssembler {
 		return suitable;
 	}
 
-	private List<Card> cards(Profile viewer, LocalDate today, List<Candidate> order, List<Boolean> boostedFlags,
-			int superLikers) {
-		List<Card> cards = new ArrayList<>(order.size());
-		for (int i = 0; i < order.size(); i++) {
-			Candidate candidate = order.get(i);
-			long distance = Math.max(1, Math.round(candidate.distanceKm(viewer)));
-			cards.add(new Card(candidate.userId(), candidate.displayName(), candidate.ageOn(today), distance,
-					i < superLikers, boostedFlags.get(i)));
+	/** Why a card is in the deck, which the card shows. */
+	private enum Kind {
+
+		SUPER_LIKER, ORGANIC, BOOSTED
+
+	}
+
+	/** A candidate at its place in the deck. */
+	private record Placed(Candidate candidate, Kind kind) {
+
+		Card card(Profile viewer, LocalDate today) {
+			long distance = Math.max(1, Math.round(this.candidate.distanceKm(viewer)));
+			return new Card(this.candidate.userId(), this.candidate.displayName(), this.candidate.ageOn(today),
+					distance, this.kind == Kind.SUPER_LIKER, this.kind == Kind.BOOSTED);
 		}
-		return cards;
+
 	}
 
 }

@@ -10,16 +10,15 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.kindling.swipe.profile.Profile;
+import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
-import io.kindling.swipe.web.ProblemException;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.event.EventListener;
-import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Service;
 
 /**
@@ -76,8 +75,7 @@ class DeckService {
 					break;
 				}
 				Profile viewer = this.profiles.find(userId)
-					.orElseThrow(() -> new ProblemException(HttpStatus.NOT_FOUND, "No profile",
-							"Create a profile (PUT /api/profile) to get a deck."));
+					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
 				DeckStore.Page first = this.store.keepAndTake(userId,
 						this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl(),
 						limit - page.size());

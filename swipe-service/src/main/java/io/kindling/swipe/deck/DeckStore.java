@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kindling.redis.LuaScript;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -18,16 +17,6 @@ import org.springframework.stereotype.Component;
 @Component
 class DeckStore {
 
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> STORE = LuaScript.load("store_deck", List.class);
-
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> TAKE = LuaScript.load("take_deck", List.class);
-
-	private static final LuaScript<Long> APPEND = LuaScript.load("append_deck", Long.class);
-
-	private static final LuaScript<Long> DISCARD = LuaScript.load("discard_deck", Long.class);
-
 	/** A refill that died is forgotten after this, so the next page can start another. */
 	private static final Duration REFILL_LEASE = Duration.ofSeconds(30);
 
@@ -35,16 +24,30 @@ class DeckStore {
 
 	private final JsonMapper json;
 
-	DeckStore(StringRedisTemplate redis, JsonMapper json) {
+	private final TakeDeckScript takeScript;
+
+	private final StoreDeckScript storeScript;
+
+	private final AppendDeckScript appendScript;
+
+	private final DiscardDeckScript discardScript;
+
+	DeckStore(StringRedisTemplate redis, JsonMapper json, TakeDeckScript takeScript, StoreDeckScript storeScript,
+			AppendDeckScript appendScript, DiscardDeckScript discardScript) {
 		this.redis = redis;
 		this.json = json;
+		this.takeScript = takeScript;
+		this.storeScript = storeScript;
+		this.appendScript = appendScript;
+		this.discardScript = discardScript;
 	}
 
 	static String key(long userId) {
 		return "deck:{" + userId + "}";
 	}
 
-	private static List<String> keys(long userId) {
+	/** The deck and its generation counter, the keys of every deck script. */
+	static List<String> keys(long userId) {
 		return List.of(key(userId), "deck-gen:{" + userId + "}");
 	}
 
@@ -53,12 +56,8 @@ class DeckStore {
 	 * generation (for a refill).
 	 */
 	Taken take(long userId, int count) {
-		List<?> reply = TAKE.run(this.redis, keys(userId), String.valueOf(count));
-		List<Card> cards = new ArrayList<>();
-		for (Object card : reply.subList(2, reply.size())) {
-			cards.add(this.json.readValue(card.toString(), Card.class));
-		}
-		return new Taken(cards, ((Number) reply.get(0)).longValue(), ((Number) reply.get(1)).longValue());
+		TakeDeckScript.Taken taken = this.takeScript.take(userId, count);
+		return new Taken(read(taken.cards()), taken.left(), taken.generation());
 	}
 
 	record Taken(List<Card> cards, long left, long generation) {
@@ -94,18 +93,10 @@ class DeckStore {
 			this.redis.delete(refillKey(userId));
 			return false;
 		}
-		List<String> args = new ArrayList<>(cards.size() + 2);
-		args.add(String.valueOf(generation));
-		args.add(String.valueOf(ttl.toMillis()));
-		for (Card card : cards) {
-			args.add(this.json.writeValueAsString(card));
-		}
-		List<String> keys = new ArrayList<>(keys(userId));
-		keys.add(refillKey(userId));
-		return Long.valueOf(1).equals(APPEND.run(this.redis, keys, args.toArray(String[]::new)));
+		return this.appendScript.append(userId, generation, write(cards), ttl);
 	}
 
-	private static String refillKey(long userId) {
+	static String refillKey(long userId) {
 		return "deck-refill:{" + userId + "}";
 	}
 
@@ -117,18 +108,8 @@ class DeckStore {
 		if (cards.isEmpty()) {
 			return new Page(List.of(), true);
 		}
-		List<String> args = new ArrayList<>(cards.size() + 2);
-		args.add(String.valueOf(ttl.toMillis()));
-		args.add(String.valueOf(count));
-		for (Card card : cards) {
-			args.add(this.json.writeValueAsString(card));
-		}
-		List<?> reply = STORE.run(this.redis, keys(userId), args.toArray(String[]::new));
-		List<Card> page = new ArrayList<>();
-		for (Object card : reply.subList(1, reply.size())) {
-			page.add(this.json.readValue(card.toString(), Card.class));
-		}
-		return new Page(page, ((Number) reply.get(0)).longValue() == 1);
+		StoreDeckScript.Stored stored = this.storeScript.keepAndTake(userId, write(cards), ttl, count);
+		return new Page(read(stored.page()), stored.kept());
 	}
 
 	/**
@@ -139,7 +120,23 @@ class DeckStore {
 	}
 
 	void discard(long userId, Duration ttl) {
-		DISCARD.run(this.redis, keys(userId), String.valueOf(ttl.toMillis()));
+		this.discardScript.discard(userId, ttl);
+	}
+
+	private List<Card> read(List<String> cards) {
+		List<Card> read = new ArrayList<>(cards.size());
+		for (String card : cards) {
+			read.add(this.json.readValue(card, Card.class));
+		}
+		return read;
+	}
+
+	private List<String> write(List<Card> cards) {
+		List<String> written = new ArrayList<>(cards.size());
+		for (Card card : cards) {
+			written.add(this.json.writeValueAsString(card));
+		}
+		return written;
 	}
 
 }

@@ -1,7 +1,7 @@
 package io.kindling.swipe.match;
 
 import io.kindling.swipe.match.Matches.MatchPage;
-import io.kindling.swipe.web.CurrentUser;
+import io.kindling.swipe.security.CurrentUser;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;

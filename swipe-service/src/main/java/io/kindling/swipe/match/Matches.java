@@ -9,10 +9,8 @@ import java.util.Base64;
 import java.util.List;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.web.ProblemException;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -94,7 +92,7 @@ class Matches {
 				.optional()
 				.filter((found) -> found.match().userId1() == userId || found.match().userId2() == userId)
 				// someone else's match is as invisible as a missing one
-				.orElseThrow(() -> new ProblemException(HttpStatus.NOT_FOUND, "No such match",
+				.orElseThrow(() -> new MatchRefused(MatchRefused.Reason.NO_SUCH_MATCH,
 						"You have no match " + matchId + "."));
 			if (match.removed()) {
 				return;
@@ -141,7 +139,7 @@ class Matches {
 				return new Cursor(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), Long.parseLong(parts[1]));
 			}
 			catch (RuntimeException ex) {
-				throw new ProblemException(HttpStatus.BAD_REQUEST, "Bad cursor",
+				throw new MatchRefused(MatchRefused.Reason.BAD_CURSOR,
 						"cursor must be a next_cursor from an earlier page.");
 			}
 		}

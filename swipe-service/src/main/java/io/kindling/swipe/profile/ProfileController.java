@@ -3,7 +3,7 @@ package io.kindling.swipe.profile;
 import java.time.LocalDate;
 import java.util.Set;
 
-import io.kindling.swipe.web.CurrentUser;
+import io.kindling.swipe.security.CurrentUser;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;

@@ -13,9 +13,7 @@ import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.geo.Geohash;
 import io.kindling.swipe.profile.ProfileController.ProfileCard;
 import io.kindling.swipe.profile.ProfileController.ProfileRequest;
-import io.kindling.swipe.web.ProblemException;
 
-import org.springframework.http.HttpStatus;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 
@@ -42,11 +40,11 @@ class Profiles {
 		int ageMin = Objects.requireNonNull(request.ageMin());
 		int ageMax = Objects.requireNonNull(request.ageMax());
 		if (java.time.Period.between(birthDate, LocalDate.ofInstant(now, ZoneOffset.UTC)).getYears() < ADULT) {
-			throw new ProblemException(HttpStatus.UNPROCESSABLE_CONTENT, "Too young",
+			throw new ProfileRefused(ProfileRefused.Reason.TOO_YOUNG,
 					"Kindling is for people aged " + ADULT + " or over.");
 		}
 		if (ageMin > ageMax) {
-			throw new ProblemException(HttpStatus.BAD_REQUEST, "Bad age range", "age_min must not exceed age_max.");
+			throw new ProfileRefused(ProfileRefused.Reason.BAD_AGE_RANGE, "age_min must not exceed age_max.");
 		}
 		double lat = Objects.requireNonNull(Objects.requireNonNull(request.location()).lat());
 		double lon = Objects.requireNonNull(request.location().lon());
@@ -84,7 +82,7 @@ class Profiles {
 
 	ProfileCard card(long viewerId, long userId) {
 		Profile profile = this.directory.find(userId)
-			.orElseThrow(() -> new ProblemException(HttpStatus.NOT_FOUND, "No such profile",
+			.orElseThrow(() -> new ProfileRefused(ProfileRefused.Reason.NO_SUCH_PROFILE,
 					"User " + userId + " has no profile."));
 		Integer distanceKm = this.directory.find(viewerId)
 			.map((viewer) -> (int) Math.max(1,

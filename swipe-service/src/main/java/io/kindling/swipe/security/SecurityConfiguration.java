@@ -6,14 +6,15 @@ import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
 import jakarta.servlet.http.HttpServletRequest;
-import io.kindling.swipe.web.Problems;
 import jakarta.servlet.http.HttpServletResponse;
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Problems;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpMethod;
-import org.springframework.http.HttpStatus;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
@@ -26,6 +27,7 @@ import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2TokenValidatorResult;
 import org.springframework.security.oauth2.jose.jws.MacAlgorithm;
+import org.springframework.security.oauth2.jose.jws.SignatureAlgorithm;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
@@ -33,10 +35,12 @@ import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
+import org.springframework.util.StringUtils;
 
 /**
- * Every API call needs a Bearer JWT: HS256 only, {@code exp} required, {@code sub} a
- * numeric user id. Health and metrics stay open for probes and scrapers.
+ * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
+ * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. Health
+ * and metrics stay open for probes and scrapers.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -68,14 +72,38 @@ class SecurityConfiguration {
 			.build();
 	}
 
+	/**
+	 * HS256 with the shared secret; or, when Spring Boot's
+	 * {@code spring.security.oauth2.resourceserver.jwt.jwk-set-uri} or {@code issuer-uri}
+	 * is set, RS256 and ES256 against the auth service's key set. Either way {@code exp}
+	 * and a numeric {@code sub} are required, and a verified token is remembered.
+	 */
 	@Bean
-	JwtDecoder jwtDecoder(SecurityProperties properties) {
-		NimbusJwtDecoder decoder = NimbusJwtDecoder
-			.withSecretKey(new SecretKeySpec(properties.keyBytes(), "HmacSHA256"))
-			.macAlgorithm(MacAlgorithm.HS256)
-			.build();
-		OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(JwtValidators.createDefault(),
-				expiryRequired(), numericSubject());
+	JwtDecoder jwtDecoder(SecurityProperties properties, OAuth2ResourceServerProperties resourceServer) {
+		String jwkSetUri = resourceServer.getJwt().getJwkSetUri();
+		String issuer = resourceServer.getJwt().getIssuerUri();
+		NimbusJwtDecoder decoder;
+		OAuth2TokenValidator<Jwt> standard;
+		if (StringUtils.hasText(jwkSetUri) || StringUtils.hasText(issuer)) {
+			decoder = (StringUtils.hasText(jwkSetUri) ? NimbusJwtDecoder.withJwkSetUri(jwkSetUri)
+					: NimbusJwtDecoder.withIssuerLocation(issuer))
+				.jwsAlgorithms((algorithms) -> {
+					algorithms.clear();
+					algorithms.add(SignatureAlgorithm.RS256);
+					algorithms.add(SignatureAlgorithm.ES256);
+				})
+				.build();
+			standard = StringUtils.hasText(issuer) ? JwtValidators.createDefaultWithIssuer(issuer)
+					: JwtValidators.createDefault();
+		}
+		else {
+			decoder = NimbusJwtDecoder.withSecretKey(new SecretKeySpec(properties.keyBytes(), "HmacSHA256"))
+				.macAlgorithm(MacAlgorithm.HS256)
+				.build();
+			standard = JwtValidators.createDefault();
+		}
+		OAuth2TokenValidator<Jwt> validator = new DelegatingOAuth2TokenValidator<>(standard, expiryRequired(),
+				numericSubject());
 		decoder.setJwtValidator(validator);
 		return new RememberingJwtDecoder(decoder, validator, properties.rememberedTokens());
 	}
@@ -109,8 +137,8 @@ class SecurityConfiguration {
 	private static void unauthorized(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
 			AuthenticationException failure) throws IOException {
 		BEARER.commence(request, response, failure);
-		Problems.write(response, json, Problems.of(HttpStatus.UNAUTHORIZED, "Unauthorized",
-				"A valid bearer token (HS256 JWT with sub and exp) is required."));
+		Problems.write(response, json, Problems.of(ProblemType.UNAUTHENTICATED,
+				"A valid bearer token (a signed JWT with sub and exp) is required."));
 	}
 
 	private static OAuth2TokenValidator<Jwt> expiryRequired() {

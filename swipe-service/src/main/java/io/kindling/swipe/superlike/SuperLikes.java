@@ -2,11 +2,9 @@ package io.kindling.swipe.superlike;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 
-import io.kindling.redis.LuaScript;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 
@@ -26,17 +24,18 @@ public class SuperLikes {
 
 	private static final String SUPER_LIKE = "SUPER_LIKE";
 
-	@SuppressWarnings("rawtypes")
-	private static final LuaScript<List> ACTIVE = LuaScript.load("active_super_likes", List.class);
-
 	private final StringRedisTemplate redis;
+
+	private final ActiveSuperLikesScript activeScript;
 
 	private final SuperLikeProperties properties;
 
 	private final Clock clock;
 
-	SuperLikes(StringRedisTemplate redis, SuperLikeProperties properties, Clock clock) {
+	SuperLikes(StringRedisTemplate redis, ActiveSuperLikesScript activeScript, SuperLikeProperties properties,
+			Clock clock) {
 		this.redis = redis;
+		this.activeScript = activeScript;
 		this.properties = properties;
 		this.clock = clock;
 	}
@@ -47,15 +46,7 @@ public class SuperLikes {
 
 	/** Senders whose super like to this user is still active, soonest expiry first. */
 	public List<Long> activeFor(long userId, Instant now, int limit) {
-		List<?> senders = ACTIVE.run(this.redis, List.of(key(userId)), String.valueOf(now.toEpochMilli()),
-				String.valueOf(limit));
-		List<Long> ids = new ArrayList<>();
-		if (senders != null) {
-			for (Object sender : senders) {
-				ids.add(Long.parseLong(sender.toString()));
-			}
-		}
-		return ids;
+		return this.activeScript.active(userId, now, limit);
 	}
 
 	/** Removes super likes the user has answered; see {@code DeckAssembler}. */

@@ -8,20 +8,26 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The mutual-like Lua script on {@code match_pair:{min:max}}: Lua rather than WATCH/MULTI
- * because the check of the other side and the record of this side must be one atomic
- * step, without a retry loop under contention.
+ * {@code scripts/mutual_like.lua} on {@code match_pair:{min:max}}: Lua rather than
+ * WATCH/MULTI because the check of the other side and the record of this side must be one
+ * atomic step, without a retry loop under contention.
  */
 @Component
 class MutualLikeScript {
 
-	static final long ALREADY_RECORDED = 2;
+	/** What the script found. */
+	enum Outcome {
 
-	static final long MUTUAL = 1;
+		/** Recorded, no like from the other side in Redis (MySQL confirms). */
+		RECORDED,
+		/** The other side had liked: a mutual match. */
+		MUTUAL,
+		/** This request was recorded before (a retry); nothing changed. */
+		ALREADY_RECORDED
 
-	static final long RECORDED = 0;
+	}
 
-	private final LuaScript<Long> script = LuaScript.load("mutual-like", Long.class);
+	private final LuaScript<Long> script = LuaScript.load("mutual_like", Long.class);
 
 	private final StringRedisTemplate redis;
 
@@ -30,13 +36,18 @@ class MutualLikeScript {
 	}
 
 	/** Records that {@code userId} liked {@code targetUserId} under this request id. */
-	long recordLike(long userId, long targetUserId, String requestId) {
+	Outcome recordLike(long userId, long targetUserId, String requestId) {
 		Long result = this.script.run(this.redis, List.of(pairKey(userId, targetUserId)),
 				likeField(userId, targetUserId), requestId);
 		if (result == null) {
-			throw new IllegalStateException("mutual-like script returned nothing");
+			throw new IllegalStateException("mutual_like script returned nothing");
 		}
-		return result;
+		return switch (result.intValue()) {
+			case 0 -> Outcome.RECORDED;
+			case 1 -> Outcome.MUTUAL;
+			case 2 -> Outcome.ALREADY_RECORDED;
+			default -> throw new IllegalStateException("mutual_like script answered " + result);
+		};
 	}
 
 	/**

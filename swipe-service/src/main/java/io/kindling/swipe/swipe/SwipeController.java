@@ -3,7 +3,7 @@ package io.kindling.swipe.swipe;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-import io.kindling.swipe.web.CurrentUser;
+import io.kindling.swipe.security.CurrentUser;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ResponseEntity;

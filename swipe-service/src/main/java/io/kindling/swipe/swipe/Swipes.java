@@ -18,9 +18,9 @@ import java.util.function.Supplier;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.profile.ProfileDirectory;
-import io.kindling.swipe.web.ProblemException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,7 +92,7 @@ class Swipes {
 		}
 		Instant now = now();
 		String requestHash = requestHash(userId, targetUserId, action);
-		ProblemException refusal = refusal(userId, targetUserId, action, now);
+		SwipeRefused refusal = refusal(userId, targetUserId, action, now);
 		if (refusal != null) {
 			// a retry of an accepted swipe is answered as before, whatever changed since
 			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
@@ -121,7 +121,7 @@ class Swipes {
 	 * Why a new swipe would be refused before it is written, or null. "Already swiped" is
 	 * not asked here: the insert's unique key answers it atomically.
 	 */
-	private ProblemException refusal(long userId, long targetUserId, Action action, Instant now) {
+	private @Nullable SwipeRefused refusal(long userId, long targetUserId, Action action, Instant now) {
 		if (!this.profiles.exists(targetUserId)) {
 			return SwipeRefusals.unknownTarget(targetUserId);
 		}
@@ -165,7 +165,7 @@ class Swipes {
 		boolean redisSaysMutual = false;
 		try {
 			redisSaysMutual = this.mutualLike.recordLike(userId, targetUserId,
-					swipe.requestId()) == MutualLikeScript.MUTUAL;
+					swipe.requestId()) == MutualLikeScript.Outcome.MUTUAL;
 		}
 		catch (DataAccessException redisUnavailable) {
 			// Redis is a fast path, not the truth: MySQL decides below

@@ -16,6 +16,7 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.geo.Geohash;
@@ -74,15 +75,15 @@ abstract class DeckTestSupport {
 	SecurityProperties security;
 
 	@Autowired
-	TestClock clock;
+	MutableClock clock;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Clocks {
 
 		@Bean
 		@Primary
-		TestClock testClock() {
-			return new TestClock(START);
+		MutableClock testClock() {
+			return new MutableClock(START);
 		}
 
 	}

@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.crypto.spec.SecretKeySpec;
 
-import io.kindling.swipe.MutableClock;
+import io.kindling.infra.test.MutableClock;
 import io.kindling.swipe.TestTokens;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 class RememberingJwtDecoderTests {
 
-	private final MutableClock clock = new MutableClock();
+	private final MutableClock clock = MutableClock.ticking();
 
 	private final AtomicInteger verified = new AtomicInteger();
 

@@ -7,9 +7,9 @@ import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 
+import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import io.kindling.swipe.MutableClock;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.geo.Geohash;
 import org.junit.jupiter.api.BeforeEach;
@@ -110,7 +110,7 @@ abstract class SwipeTestBase {
 		@Bean
 		@Primary
 		MutableClock mutableClock() {
-			return new MutableClock();
+			return MutableClock.ticking();
 		}
 
 		@Bean

@@ -1,0 +1,5 @@
+/** The one clock bean. */
+@NullMarked
+package io.kindling.support.time;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,91 @@
+package io.kindling.support.web;
+
+import java.util.Map;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/** A service in miniature: a JSON body, a validated parameter, and failures of ours. */
+@SpringBootApplication
+class EdgeTestApplication {
+
+	enum Action {
+
+		LIKE, PASS
+
+	}
+
+	record Join(@NotNull Long topicId, @NotNull @Min(2) @Max(3) Integer size, @NotNull Action action) {
+
+	}
+
+	record Page(int limit) {
+
+	}
+
+	@RestController
+	@Validated
+	static class Endpoints {
+
+		@PostMapping("/join")
+		Map<String, Object> join(@Valid @RequestBody Join join) {
+			return Map.of("size", join.size());
+		}
+
+		@GetMapping("/page")
+		Page page(@RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
+			return new Page(limit);
+		}
+
+		@GetMapping("/bug")
+		void bug() {
+			throw new IllegalArgumentException("secret internals: table users_v2");
+		}
+
+		@GetMapping("/redis-down")
+		void redisDown() {
+			throw new DataAccessResourceFailureException("Cannot get Jedis connection");
+		}
+
+		@GetMapping("/database-down")
+		void databaseDown() {
+			throw new CannotCreateTransactionException("Could not open JDBC Connection for transaction");
+		}
+
+		@GetMapping("/cluster-down")
+		void clusterDown() {
+			throw new InvalidDataAccessApiUsageException("CLUSTERDOWN The cluster is down");
+		}
+
+		@GetMapping("/read-only-replica")
+		void readOnlyReplica() {
+			throw new InvalidDataAccessApiUsageException("READONLY You can't write against a read only replica.");
+		}
+
+		@GetMapping("/script-error")
+		void scriptError() {
+			throw new InvalidDataAccessApiUsageException(
+					"ERR user_script:3: Script attempted to access a non local key in a cluster node script");
+		}
+
+		@GetMapping("/cross-slot")
+		void crossSlot() {
+			throw new InvalidDataAccessApiUsageException("CROSSSLOT Keys in request don't hash to the same slot");
+		}
+
+	}
+
+}
