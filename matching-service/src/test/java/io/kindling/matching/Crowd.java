@@ -15,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.kindling.infra.http.Response;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.session.Session;
 import org.jspecify.annotations.Nullable;
@@ -87,10 +88,10 @@ final class Crowd {
 		long topicId = 1 + random.nextInt(4);
 		int size = 2 + random.nextInt(2);
 		for (int round = 0; round < 3; round++) {
-			Api.Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
+			Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
 			assertThat(created.status()).as(created.body()).isEqualTo(201);
 			String token = created.field("token");
-			Api.Response join = send(() -> pick(random).join(token, topicId, size));
+			Response join = send(() -> pick(random).join(token, topicId, size));
 			if (lostSession(join)) {
 				// a try before the 503s may have got it into a room all the same
 				this.joined.put(token, new Joined(token, topicId, size, null));
@@ -101,7 +102,7 @@ final class Crowd {
 			if (this.throughFailover && join.status() == 409) {
 				// a join retried through the failover: its first try got as far as the
 				// claim, so it is waiting (or its next poll finds the claim orphaned)
-				join = new Api.Response(202, join.headers(), join.body());
+				join = new Response(202, join.headers(), join.body());
 			}
 			assertThat(join.status()).as(join.body()).isIn(200, 202);
 			this.joined.put(token, new Joined(token, topicId, size, null));
@@ -111,7 +112,7 @@ final class Crowd {
 			}
 			for (int poll = 0; poll < 6; poll++) {
 				Thread.sleep(30 + random.nextInt(120));
-				Api.Response status = send(() -> pick(random).status(token));
+				Response status = send(() -> pick(random).status(token));
 				if (lostSession(status)) {
 					this.lost.add(token);
 					this.lostSessions.incrementAndGet();
@@ -127,7 +128,7 @@ final class Crowd {
 				this.abandoned.incrementAndGet();
 				return;
 			}
-			Api.Response leave = send(() -> pick(random).leave(token));
+			Response leave = send(() -> pick(random).leave(token));
 			if (lostSession(leave)) {
 				this.lost.add(token);
 				this.lostSessions.incrementAndGet();
@@ -138,12 +139,12 @@ final class Crowd {
 		}
 	}
 
-	private boolean lostSession(Api.Response response) {
+	private boolean lostSession(Response response) {
 		return this.throughFailover && response.status() == 401;
 	}
 
-	private Api.Response send(Supplier<Api.Response> request) throws InterruptedException {
-		Api.Response response = request.get();
+	private Response send(Supplier<Response> request) throws InterruptedException {
+		Response response = request.get();
 		for (int attempt = 0; this.throughFailover && response.status() == 503 && attempt < 300; attempt++) {
 			this.retried.incrementAndGet();
 			Thread.sleep(100);
@@ -223,7 +224,7 @@ final class Crowd {
 			if (this.lost.contains(client.token())) {
 				continue;
 			}
-			Api.Response status = ((client.token().hashCode() & 1) == 0 ? on.a : on.b).status(client.token());
+			Response status = ((client.token().hashCode() & 1) == 0 ? on.a : on.b).status(client.token());
 			if (lostSession(status)) {
 				// told matched when it joined, then its session went with the failover
 				this.lost.add(client.token());

@@ -1,20 +1,17 @@
 package io.kindling.matching;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.ProcessSignals;
 import io.kindling.infra.servers.RedisSentinels;
 import io.kindling.infra.servers.RedisServer;
@@ -98,9 +95,9 @@ class RoomsFailoverIT {
 		}
 
 		sentinels.missWrites();
-		List<Api.Response> formed = new ArrayList<>();
+		List<Response> formed = new ArrayList<>();
 		for (int topic = 1; topic <= 3; topic++) {
-			Api.Response matched = a.join(second.get(topic - 1), topic, 2);
+			Response matched = a.join(second.get(topic - 1), topic, 2);
 			assertThat(matched.status()).as(matched.body()).isEqualTo(200);
 			formed.add(matched);
 		}
@@ -129,14 +126,9 @@ class RoomsFailoverIT {
 
 		// a stream opened after the failover still hears its room formed on the other
 		// instance
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(b.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + newcomers.get(0))
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
 		assertThat(retried(() -> b.status(newcomers.get(0))).status()).isEqualTo(200);
+		EventStream stream = b.http().events("/api/matching/events", newcomers.get(0));
+		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 
 		for (int topic = 1; topic <= 3; topic++) {
@@ -148,7 +140,7 @@ class RoomsFailoverIT {
 			// refuses the new room, so it is told its room and the newcomer keeps waiting
 			assertThat(a.status(first.get(topic - 1)).field("status")).isEqualTo("waiting");
 			int t = topic;
-			Api.Response newcomer = retried(() -> a.join(newcomers.get(t - 1), t, 2));
+			Response newcomer = retried(() -> a.join(newcomers.get(t - 1), t, 2));
 			assertThat(newcomer.status()).as(newcomer.body()).isEqualTo(202);
 			assertThat(a.status(first.get(topic - 1)).body()).isEqualTo(room);
 			assertThat(b.status(newcomers.get(topic - 1)).field("status")).isEqualTo("waiting");
@@ -159,11 +151,11 @@ class RoomsFailoverIT {
 
 		// the newcomer's room forms with the next arrival and is pushed to its stream
 		String last = a.session();
-		Api.Response matched = a.join(last, 1, 2);
+		Response matched = a.join(last, 1, 2);
 		assertThat(matched.status()).isEqualTo(200);
 		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
 		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring("data:".length()))).isEqualTo(matched.json());
-		stream.cancel(true);
+		stream.close();
 		for (String token : List.of(first.get(0), second.get(0), newcomers.get(0), last)) {
 			assertThat(instances.jdbc.sql("SELECT COUNT(*) FROM conversation_participants WHERE participant_key = :key")
 				.param("key", Session.keyOf(token))
@@ -217,8 +209,8 @@ class RoomsFailoverIT {
 	}
 
 	/** As a client retries while the service finds the new primary. */
-	private static Api.Response retried(Supplier<Api.Response> request) throws InterruptedException {
-		Api.Response response = request.get();
+	private static Response retried(Supplier<Response> request) throws InterruptedException {
+		Response response = request.get();
 		for (int attempt = 0; response.status() == 503 && attempt < 100; attempt++) {
 			Thread.sleep(100);
 			response = request.get();

@@ -1,17 +1,14 @@
 package io.kindling.matching;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisServer;
 import io.kindling.infra.test.MutableClock;
@@ -73,7 +70,7 @@ class RoomsOnClusterIT {
 		assertThat(primaries.stream().distinct().count()).as("primaries holding the keys of one room").isGreaterThan(1);
 		assertThat(a.join(x, 2, 2).status()).isEqualTo(409);
 
-		Api.Response matched = b.join(z, 1, 3);
+		Response matched = b.join(z, 1, 3);
 		assertThat(matched.status()).as(matched.body()).isEqualTo(200);
 		assertThat(a.status(x).body()).isEqualTo(matched.body());
 		assertThat(b.status(y).body()).isEqualTo(matched.body());
@@ -93,24 +90,77 @@ class RoomsOnClusterIT {
 		assertThat(b.status(q).field("room_type")).isEqualTo("2");
 	}
 
+	/**
+	 * Recent partners travel from the tokens' slots to the queue's with each join; a ban
+	 * made on one instance takes its session out of its queue at once and bites on the
+	 * other within the cache's TTL, as a new topic shows there; both instances see the
+	 * same queue stats.
+	 */
+	@Test
+	void noRematchBansTopicsAndQueueStatsAcrossSlotsAndInstances() {
+		Api a = instances.a;
+		Api b = instances.b;
+		String x = a.session();
+		String y = b.session();
+		RoomFeatures.shareARoom(a, x, y, 4);
+		assertThat(a.join(x, 4, 2).status()).isEqualTo(202);
+		assertThat(b.join(y, 4, 2).status()).as("no rematch").isEqualTo(202);
+		Response withZ = b.join(a.session(), 4, 2);
+		assertThat(withZ.status()).isEqualTo(200);
+		assertThat(a.status(x).field("room_id")).isEqualTo(withZ.field("room_id"));
+		assertThat(a.status(y).field("status")).isEqualTo("waiting");
+		String token = a.session();
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> waiting(a, token, 4) == 1 && waiting(b, token, 4) == 1);
+
+		String reported = a.session();
+		List<String> reporters = List.of(a.session(), b.session(), a.session());
+		for (String reporter : reporters) {
+			RoomFeatures.shareARoom(b, reported, reporter, 1);
+		}
+		assertThat(a.join(reported, 2, 2).status()).isEqualTo(202);
+		assertThat(b.join(b.session(), 1, 2).status()).as("B's ban cache read before the ban").isEqualTo(202);
+		for (String reporter : reporters) {
+			assertThat(a.send("POST", "/api/matching/reports", reporter, "{\"reason\":\"SPAM\"}").status())
+				.isEqualTo(201);
+		}
+		assertThat(instances.redis.opsForZSet().size(RedisKeys.queue(2, 2))).as("out of its queue").isZero();
+		assertThat(a.join(reported, 2, 2).status()).isEqualTo(403);
+		instances.clock.advance(Duration.ofSeconds(5));
+		assertThat(b.join(reported, 2, 2).status()).as("within B's ban-cache-ttl").isEqualTo(403);
+
+		Response topic = RoomFeatures.admin(a, "POST", "/api/admin/topics",
+				"{\"name\":\"Cluster " + System.nanoTime() + "\"}");
+		assertThat(topic.status()).isEqualTo(201);
+		long topicId = topic.json().get("id").asLong();
+		assertThat(a.join(a.session(), topicId, 2).status()).isEqualTo(202);
+		instances.clock.advance(Duration.ofSeconds(5));
+		assertThat(b.join(b.session(), topicId, 2).status()).as("within B's topic-cache-ttl").isEqualTo(200);
+	}
+
+	private static int waiting(Api api, String token, long topicId) {
+		for (var queue : api.send("GET", "/api/matching/queues", token, null).json().get("queues")) {
+			if (queue.get("topic_id").asLong() == topicId && queue.get("size").asInt() == 2) {
+				return queue.get("waiting").asInt();
+			}
+		}
+		return -1;
+	}
+
 	@Test
 	void aRoomFormedOnInstanceAIsPushedToTheStreamOnInstanceB() throws Exception {
 		String x = instances.b.session();
 		String y = instances.a.session();
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(instances.b.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + x)
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
+		EventStream stream = instances.b.http().events("/api/matching/events", x);
+		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 		assertThat(instances.b.join(x, 42, 2).status()).isEqualTo(202);
-		Api.Response formedOnA = instances.a.join(y, 42, 2);
+		Response formedOnA = instances.a.join(y, 42, 2);
 		assertThat(formedOnA.status()).isEqualTo(200);
 		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
 		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring("data:".length()))).isEqualTo(formedOnA.json());
-		stream.cancel(true);
+		stream.close();
 	}
 
 	@Test
@@ -139,7 +189,7 @@ class RoomsOnClusterIT {
 		primary.kill();
 		cluster.awaitPromoted(replica, Duration.ofSeconds(30));
 		try {
-			Api.Response matched = instances.b.join(y, 3, 2);
+			Response matched = instances.b.join(y, 3, 2);
 			for (int attempt = 0; matched.status() == 503 && attempt < 50; attempt++) {
 				Thread.sleep(200);
 				matched = instances.b.join(y, 3, 2);

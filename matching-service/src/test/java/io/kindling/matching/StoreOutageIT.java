@@ -1,15 +1,12 @@
 package io.kindling.matching;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
@@ -47,12 +44,12 @@ class StoreOutageIT {
 		String before = api.session();
 		RealServersExtension.redis().stop();
 		try {
-			List<Api.Response> refused = List.of(api.send("POST", "/api/sessions", null, null), api.join(before, 1, 2),
+			List<Response> refused = List.of(api.send("POST", "/api/sessions", null, null), api.join(before, 1, 2),
 					api.status(before), api.leave(before));
-			for (Api.Response response : refused) {
+			for (Response response : refused) {
 				assertThat(response.status()).as(response.body()).isEqualTo(503);
-				assertThat(response.header("Retry-After")).isEqualTo("1");
-				assertThat(response.header("Content-Type")).startsWith("application/problem+json");
+				assertThat(response.header("Retry-After")).hasValue("1");
+				assertThat(response.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
 				assertThat(response.field("type")).isEqualTo("https://kindling.io/problems/unavailable");
 			}
 		}
@@ -62,18 +59,18 @@ class StoreOutageIT {
 
 		String waiting = api.session();
 		String completing = api.session();
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		CompletableFuture<?> stream = openStream(api, waiting, lines);
+		EventStream stream = openStream(api, waiting);
+		BlockingQueue<String> lines = stream.lines();
 		try {
 			assertThat(api.join(waiting, 1, 2).status()).isEqualTo(202);
-			Api.Response formed = api.join(completing, 1, 2);
+			Response formed = api.join(completing, 1, 2);
 			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 			// the push goes out over pub/sub, whose subscription the restart broke
 			assertThat(nextNonEmpty(lines, 20)).isEqualTo("event:matched");
 			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
 		}
 		finally {
-			stream.cancel(true);
+			stream.close();
 		}
 	}
 
@@ -82,20 +79,21 @@ class StoreOutageIT {
 		Api api = new Api(this.port);
 		String waiting = api.session();
 		String completing = api.session();
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		CompletableFuture<?> stream = openStream(api, waiting, lines);
+		EventStream stream = openStream(api, waiting);
+		BlockingQueue<String> lines = stream.lines();
 		try {
 			assertThat(api.join(waiting, 2, 2).status()).isEqualTo(202);
 			// the instance's subscription is gone, as while Redis restarts: the room's
 			// message reaches nobody
 			this.subscription.stop();
-			Api.Response formed = api.join(completing, 2, 2);
+			Response formed = api.join(completing, 2, 2);
 			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 			assertNothingWithin(lines, 1);
 
 			this.subscription.start();
 			assertThat(nextNonEmpty(lines, 10)).isEqualTo("event:matched");
 			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
+			assertThat(nextNonEmpty(lines, 5)).isEqualTo("id:" + formed.field("room_id"));
 
 			// a second catch-up finds the same room and does not send it again
 			this.subscription.stop();
@@ -103,7 +101,7 @@ class StoreOutageIT {
 			assertNothingWithin(lines, 2);
 		}
 		finally {
-			stream.cancel(true);
+			stream.close();
 			if (!this.subscription.isRunning()) {
 				this.subscription.start();
 			}
@@ -118,10 +116,10 @@ class StoreOutageIT {
 		RealServersExtension.mariaDb().stop();
 		try {
 			long started = System.nanoTime();
-			Api.Response refused = api.join(first, 3, 2);
+			Response refused = api.join(first, 3, 2);
 			long tookMillis = (System.nanoTime() - started) / 1_000_000;
 			assertThat(refused.status()).as(refused.body()).isEqualTo(503);
-			assertThat(refused.header("Retry-After")).isEqualTo("1");
+			assertThat(refused.header("Retry-After")).hasValue("1");
 			assertThat(refused.field("type")).isEqualTo("https://kindling.io/problems/unavailable");
 			// the pool's connection timeout, not Hikari's default 30 s
 			assertThat(tookMillis).isLessThan(10_000);
@@ -133,27 +131,21 @@ class StoreOutageIT {
 		}
 		// as a client retries: a pooled connection that the restart broke may answer one
 		// more 503 before the pool drops it
-		Api.Response rejoined = api.join(first, 3, 2);
+		Response rejoined = api.join(first, 3, 2);
 		for (int attempt = 1; rejoined.status() == 503 && attempt < 10; attempt++) {
 			Thread.sleep(1_000);
 			rejoined = api.join(first, 3, 2);
 		}
 		assertThat(rejoined.status()).as(rejoined.body()).isEqualTo(202);
-		Api.Response formed = api.join(second, 3, 2);
+		Response formed = api.join(second, 3, 2);
 		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 		assertThat(formed.json().get("conversation_id").asLong()).isPositive();
 	}
 
 	/** Opens the token's event stream and waits for its first line. */
-	private static CompletableFuture<?> openStream(Api api, String token, BlockingQueue<String> lines)
-			throws InterruptedException {
-		CompletableFuture<?> stream = HttpClient.newHttpClient()
-			.sendAsync(
-					HttpRequest.newBuilder(URI.create(api.base() + "/api/matching/events"))
-						.header("Authorization", "Bearer " + token)
-						.build(),
-					HttpResponse.BodyHandlers.fromLineSubscriber(new TwoInstancesIT.LineCollector(lines)));
-		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
+	private static EventStream openStream(Api api, String token) throws InterruptedException {
+		EventStream stream = api.http().events("/api/matching/events", token);
+		assertThat(stream.nextLine(Duration.ofSeconds(10))).isEqualTo(":subscribed");
 		return stream;
 	}
 

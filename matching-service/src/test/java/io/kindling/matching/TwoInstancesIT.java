@@ -1,9 +1,5 @@
 package io.kindling.matching;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -19,10 +15,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -100,16 +97,12 @@ class TwoInstancesIT {
 	void aRoomFormedOnInstanceAIsPushedToTheStreamOnInstanceB() throws Exception {
 		String x = b.session();
 		String y = a.session();
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		HttpClient client = HttpClient.newHttpClient();
-		var stream = client.sendAsync(HttpRequest.newBuilder(URI.create(b.base() + "/api/matching/events"))
-			.header("Authorization", "Bearer " + x)
-			.header("Accept", "text/event-stream")
-			.build(), HttpResponse.BodyHandlers.fromLineSubscriber(new LineCollector(lines)));
+		EventStream stream = b.http().events("/api/matching/events", x);
+		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 
 		assertThat(b.join(x, 42, 2).status()).isEqualTo(202);
-		Api.Response formedOnA = a.join(y, 42, 2);
+		Response formedOnA = a.join(y, 42, 2);
 		assertThat(formedOnA.status()).isEqualTo(200);
 
 		String event = nextNonEmpty(lines);
@@ -118,7 +111,7 @@ class TwoInstancesIT {
 		assertThat(data).startsWith("data:");
 		assertThat(Api.JSON.readTree(data.substring("data:".length()))).isEqualTo(formedOnA.json());
 		assertThat(b.status(x).json()).isEqualTo(formedOnA.json());
-		stream.cancel(true);
+		stream.close();
 	}
 
 	@Test
@@ -126,16 +119,13 @@ class TwoInstancesIT {
 		String x = a.session();
 		String y = b.session();
 		a.join(x, 1, 2);
-		Api.Response matched = b.join(y, 1, 2);
-		BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-		var stream = HttpClient.newHttpClient()
-			.sendAsync(HttpRequest.newBuilder(URI.create(b.base() + "/api/matching/events"))
-				.header("Authorization", "Bearer " + x)
-				.build(), HttpResponse.BodyHandlers.fromLineSubscriber(new LineCollector(lines)));
+		Response matched = b.join(y, 1, 2);
+		EventStream stream = b.http().events("/api/matching/events", x);
+		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
 		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
 		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring(5))).isEqualTo(matched.json());
-		stream.cancel(true);
+		stream.close();
 	}
 
 	@Test
@@ -235,7 +225,7 @@ class TwoInstancesIT {
 		int size = 2 + random.nextInt(2);
 		for (int round = 0; round < 3; round++) {
 			String token = pick(random).session();
-			Api.Response join = pick(random).join(token, topicId, size);
+			Response join = pick(random).join(token, topicId, size);
 			assertThat(join.status()).as(join.body()).isIn(200, 202);
 			joined.put(token, new Joined(token, topicId, size, null));
 			if (join.status() == 200) {
@@ -244,7 +234,7 @@ class TwoInstancesIT {
 			}
 			for (int poll = 0; poll < 6; poll++) {
 				Thread.sleep(30 + random.nextInt(120));
-				Api.Response status = pick(random).status(token);
+				Response status = pick(random).status(token);
 				assertThat(status.status()).isEqualTo(200);
 				if (status.field("status").equals("matched")) {
 					joined.put(token, new Joined(token, topicId, size, status.field("room_id")));
@@ -347,26 +337,5 @@ class TwoInstancesIT {
 	}
 
 	/** Collects the lines of an event stream. */
-	record LineCollector(BlockingQueue<String> lines) implements java.util.concurrent.Flow.Subscriber<String> {
-
-		@Override
-		public void onSubscribe(java.util.concurrent.Flow.Subscription subscription) {
-			subscription.request(Long.MAX_VALUE);
-		}
-
-		@Override
-		public void onNext(String item) {
-			this.lines.add(item);
-		}
-
-		@Override
-		public void onError(Throwable throwable) {
-		}
-
-		@Override
-		public void onComplete() {
-		}
-
-	}
 
 }

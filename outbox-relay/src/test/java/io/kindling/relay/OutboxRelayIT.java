@@ -1,9 +1,5 @@
 package io.kindling.relay;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
@@ -16,13 +12,25 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.kafka.CloudEventDeserializer;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxWakeUp;
+import io.kindling.outbox.OutboxWriter;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.relay.retention.RetentionCleanup;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +72,6 @@ class OutboxRelayIT {
 
 	@Autowired
 	Clock clock;
-
-	final HttpClient http = HttpClient.newHttpClient();
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
@@ -172,6 +178,89 @@ class OutboxRelayIT {
 	}
 
 	@Test
+	void everyRecordCarriesCloudEventsHeadersThatTheSdkReadsAndTheTraceOfTheRequestThatWroteIt() {
+		String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+		OutboxWriter inRequest = new OutboxWriter(matches.jdbc, "match_outbox", OutboxWakeUp.none(), () -> traceparent);
+		String traced = UUID.randomUUID().toString();
+		Instant occurredAt = Instant.parse("2026-12-03T10:15:30.123456Z");
+		String payload = "{\"event_id\":\"" + traced + "\",\"event_type\":\"MATCH_REMOVED\",\"event_key\":\"ce:1\"}";
+		matches.transactions.executeWithoutResult((status) -> inRequest
+			.append(new OutboxEvent(UUID.fromString(traced), "MATCH_REMOVED", "ce:1", payload, occurredAt)));
+		// written with no trace active
+		String untraced = matches.write("ce:1", "");
+		String room = rooms.write("room-ce", "");
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> matchesTopic.eventIds().containsAll(List.of(traced, untraced)));
+		await().atMost(Duration.ofSeconds(20)).until(() -> roomsTopic.eventIds().contains(room));
+
+		ConsumerRecord<String, String> record = record(matchesTopic, traced);
+		assertThat(TopicReader.header(record, "event_id")).isEqualTo(traced);
+		assertThat(TopicReader.header(record, "event_type")).isEqualTo("MATCH_REMOVED");
+		assertThat(TopicReader.header(record, "traceparent")).isEqualTo(traceparent);
+		assertThat(TopicReader.header(record, "ce_specversion")).isEqualTo("1.0");
+		assertThat(TopicReader.header(record, "ce_time")).isEqualTo("2026-12-03T10:15:30.123456Z");
+		assertThat(record.value()).isEqualTo(payload);
+		assertThat(record(matchesTopic, untraced).headers().lastHeader("traceparent")).isNull();
+
+		// as a consumer using the CloudEvents SDK reads them
+		CloudEvent event = cloudEvent("it.matches", traced);
+		assertThat(event.getSpecVersion()).isEqualTo(SpecVersion.V1);
+		assertThat(event.getId()).isEqualTo(traced);
+		assertThat(event.getType()).isEqualTo("io.kindling.match.removed");
+		assertThat(event.getSource()).isEqualTo(java.net.URI.create("/kindling/matches"));
+		assertThat(event.getTime()).isNotNull();
+		assertThat(event.getTime().toInstant()).isEqualTo(occurredAt);
+		assertThat(event.getDataContentType()).isEqualTo("application/json");
+		assertThat(event.getData()).isNotNull();
+		assertThat(new String(event.getData().toBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(payload);
+		assertThat(event.getSubject()).isNull();
+		assertThat(event.getDataSchema()).isNull();
+		// nothing else is read as an attribute: Kindling's own headers are not ce_
+		// headers
+		assertThat(event.getExtensionNames()).isEmpty();
+
+		CloudEvent roomEvent = cloudEvent("it.rooms", room);
+		assertThat(roomEvent.getId()).isEqualTo(room);
+		assertThat(roomEvent.getSource()).isEqualTo(java.net.URI.create("/kindling/rooms"));
+		assertThat(roomEvent.getType()).isEqualTo("io.kindling.match.created");
+	}
+
+	private static ConsumerRecord<String, String> record(TopicReader topic, String eventId) {
+		return topic.records()
+			.stream()
+			.filter((r) -> TopicReader.header(r, "event_id").equals(eventId))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/**
+	 * Reads the topic from its start with the SDK's deserializer until the event is
+	 * found.
+	 */
+	private static CloudEvent cloudEvent(String topic, String eventId) {
+		Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+				RealServersExtension.kafka().bootstrapServers(), ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+				StringDeserializer.class, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, CloudEventDeserializer.class);
+		try (KafkaConsumer<String, CloudEvent> consumer = new KafkaConsumer<>(config)) {
+			List<TopicPartition> partitions = new ArrayList<>();
+			for (int i = 0; i < TopicReader.PARTITIONS; i++) {
+				partitions.add(new TopicPartition(topic, i));
+			}
+			consumer.assign(partitions);
+			consumer.seekToBeginning(partitions);
+			long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			while (System.nanoTime() < deadline) {
+				for (ConsumerRecord<String, CloudEvent> record : consumer.poll(Duration.ofMillis(200))) {
+					if (record.value().getId().equals(eventId)) {
+						return record.value();
+					}
+				}
+			}
+		}
+		throw new AssertionError("no CloudEvent " + eventId + " on " + topic);
+	}
+
+	@Test
 	void aPoisonRowIsParkedAfterMaxAttemptsShownOverHttpAndDeliveredAfterRetryOnceFixed() throws Exception {
 		String key = "poison:" + UUID.randomUUID();
 		// Larger than the producer's max.request.size (1 MiB): Kafka refuses it every
@@ -181,8 +270,8 @@ class OutboxRelayIT {
 
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> get("/api/outbox/parked", ADMIN_TOKEN).body().contains(poison));
-		HttpResponse<String> parked = get("/api/outbox/parked", ADMIN_TOKEN);
-		assertThat(parked.statusCode()).isEqualTo(200);
+		Response parked = get("/api/outbox/parked", ADMIN_TOKEN);
+		assertThat(parked.status()).isEqualTo(200);
 		assertThat(parked.body()).contains("\"id\":\"" + poison + "\"")
 			.contains("\"source\":\"matches\"")
 			.contains("\"attempts\":3")
@@ -197,31 +286,28 @@ class OutboxRelayIT {
 			.param("payload", "{\"event_id\":\"" + poison + "\",\"fixed\":true}")
 			.param("eventId", poison)
 			.update();
-		HttpResponse<String> retried = post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN);
-		assertThat(retried.statusCode()).isEqualTo(200);
+		Response retried = post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN);
+		assertThat(retried.status()).isEqualTo(200);
 		assertThat(retried.body()).contains("\"status\":\"queued\"");
 
 		await().atMost(Duration.ofSeconds(20)).until(() -> matchesTopic.eventIds().contains(poison));
 		assertThat(get("/api/outbox/parked", ADMIN_TOKEN).body()).doesNotContain(poison);
-		assertThat(post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN).statusCode()).isEqualTo(404);
+		assertThat(post("/api/outbox/parked/" + poison + "/retry", ADMIN_TOKEN).status()).isEqualTo(404);
 	}
 
 	@Test
 	void theParkedRowsApiWantsTheAdminToken() throws Exception {
-		HttpResponse<String> none = get("/api/outbox/parked", null);
-		assertThat(none.statusCode()).isEqualTo(401);
-		assertThat(none.headers().firstValue("Content-Type"))
+		Response none = get("/api/outbox/parked", null);
+		assertThat(none.status()).isEqualTo(401);
+		assertThat(none.header("Content-Type"))
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
-		assertThat(none.headers().firstValue("WWW-Authenticate")).hasValue("Bearer");
-		assertThat(get("/api/outbox/parked", "wrong-token").statusCode()).isEqualTo(401);
-		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", null).statusCode()).isEqualTo(401);
-		HttpResponse<String> withHeader = this.http
-			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/outbox/parked"))
-				.header("X-Admin-Token", ADMIN_TOKEN)
-				.build(), HttpResponse.BodyHandlers.ofString());
-		assertThat(withHeader.statusCode()).isEqualTo(200);
-		assertThat(post("/api/outbox/parked/not-an-id/retry", ADMIN_TOKEN).statusCode()).isEqualTo(400);
-		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", ADMIN_TOKEN).statusCode()).isEqualTo(404);
+		assertThat(none.header("WWW-Authenticate")).hasValue("Bearer");
+		assertThat(get("/api/outbox/parked", "wrong-token").status()).isEqualTo(401);
+		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", null).status()).isEqualTo(401);
+		Response withHeader = http().send(Request.get("/api/outbox/parked").header("X-Admin-Token", ADMIN_TOKEN));
+		assertThat(withHeader.status()).isEqualTo(200);
+		assertThat(post("/api/outbox/parked/not-an-id/retry", ADMIN_TOKEN).status()).isEqualTo(400);
+		assertThat(post("/api/outbox/parked/" + UUID.randomUUID() + "/retry", ADMIN_TOKEN).status()).isEqualTo(404);
 	}
 
 	@Test
@@ -262,8 +348,8 @@ class OutboxRelayIT {
 
 	@Test
 	void healthShowsKafkaAndTheSources() throws Exception {
-		HttpResponse<String> health = get("/actuator/health", null);
-		assertThat(health.statusCode()).isEqualTo(200);
+		Response health = get("/actuator/health", null);
+		assertThat(health.status()).isEqualTo(200);
 		assertThat(health.body()).contains("\"status\":\"UP\"").contains("\"kafka\"").contains("\"outboxSources\"");
 	}
 
@@ -290,7 +376,7 @@ class OutboxRelayIT {
 					Thread.sleep(wait);
 				}
 			}
-			assertThat(get("/actuator/health/kafka", null).statusCode()).isEqualTo(503);
+			assertThat(get("/actuator/health/kafka", null).status()).isEqualTo(503);
 		}
 		finally {
 			RealServersExtension.kafka().start();
@@ -344,21 +430,16 @@ class OutboxRelayIT {
 		java.nio.file.Files.writeString(java.nio.file.Path.of("target/outage-order.txt"), out.toString());
 	}
 
-	private HttpResponse<String> get(String path, String token) throws Exception {
-		return this.http.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString());
+	private Response get(String path, String token) {
+		return http().get(path, token);
 	}
 
-	private HttpResponse<String> post(String path, String token) throws Exception {
-		return this.http.send(request(path, token).POST(HttpRequest.BodyPublishers.noBody()).build(),
-				HttpResponse.BodyHandlers.ofString());
+	private Response post(String path, String token) {
+		return http().send(Request.of("POST", path).bearer(token).body(new byte[0]));
 	}
 
-	private HttpRequest.Builder request(String path, String token) {
-		HttpRequest.Builder builder = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path));
-		if (token != null) {
-			builder.header("Authorization", "Bearer " + token);
-		}
-		return builder;
+	private ServiceClient http() {
+		return new ServiceClient(this.port);
 	}
 
 }

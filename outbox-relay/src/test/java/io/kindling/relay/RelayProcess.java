@@ -3,10 +3,6 @@ package io.kindling.relay;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
 
 /**
@@ -24,8 +21,6 @@ import io.kindling.infra.servers.FreePorts;
  * can {@code kill -9} it as a crash would.
  */
 final class RelayProcess implements AutoCloseable {
-
-	private static final HttpClient HTTP = HttpClient.newHttpClient();
 
 	final String name;
 
@@ -101,17 +96,10 @@ final class RelayProcess implements AutoCloseable {
 			throw new IllegalStateException("relay " + this.name + " ended; see target/relay-" + this.name + ".log");
 		}
 		try {
-			return HTTP
-				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-					.timeout(Duration.ofSeconds(5))
-					.build(), HttpResponse.BodyHandlers.ofString())
-				.body();
+			return new ServiceClient(this.port, Duration.ofSeconds(5)).get(path, null).body();
 		}
-		catch (IOException ex) {
-			return "";
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+		catch (UncheckedIOException ex) {
+			// not answering yet
 			return "";
 		}
 	}

@@ -1,14 +1,11 @@
 package io.kindling.relay;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -88,10 +85,7 @@ class WebEdgeFuzzIT {
 		System.out.println("fuzz: " + report.statusesByDefect());
 		assertThat(report.failures()).as(report.statusesByDefect().toString()).isEmpty();
 		assertThat(tables()).isEqualTo(before);
-		HttpResponse<String> health = HttpClient.newHttpClient()
-			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health")).build(),
-					HttpResponse.BodyHandlers.ofString());
-		assertThat(health.statusCode()).isEqualTo(200);
+		assertThat(new ServiceClient(this.port).get("/actuator/health", null).status()).isEqualTo(200);
 	}
 
 	private Map<String, String> tables() {

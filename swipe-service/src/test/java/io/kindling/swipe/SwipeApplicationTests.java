@@ -1,5 +1,6 @@
 package io.kindling.swipe;
 
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import org.junit.jupiter.api.Test;
@@ -8,7 +9,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.web.client.RestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,11 +21,7 @@ class SwipeApplicationTests {
 
 	@Test
 	void bootsAndReportsHealthyOnRealServers() {
-		String health = RestClient.create("http://127.0.0.1:" + this.port)
-			.get()
-			.uri("/actuator/health")
-			.retrieve()
-			.body(String.class);
+		String health = new ServiceClient(this.port).get("/actuator/health", null).body();
 		assertThat(health).contains("\"status\":\"UP\"");
 	}
 

@@ -74,8 +74,8 @@ class WebEdgeFuzzIT {
 		assertThat(tables()).isEqualTo(tablesBefore);
 		assertThat(redis()).isEqualTo(redisBefore);
 		TestApi api = new TestApi(this.port);
-		assertThat(api.send(api.request("/actuator/health", null).build()).body()).contains("\"UP\"");
-		assertThat(api.get("/api/matches", user).statusCode()).isEqualTo(200);
+		assertThat(api.http().get("/actuator/health", null).body()).contains("\"UP\"");
+		assertThat(api.get("/api/matches", user).status()).isEqualTo(200);
 	}
 
 	private Map<String, String> tables() {

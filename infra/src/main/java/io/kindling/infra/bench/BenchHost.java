@@ -31,26 +31,6 @@ public final class BenchHost {
 		}
 	}
 
-	/**
-	 * User + system CPU the processes have used, in clock ticks (1/100 s), from
-	 * {@code /proc}: what each side really spent, which other load on the machine does
-	 * not distort.
-	 */
-	public static long cpuTicks(long... pids) {
-		long ticks = 0;
-		for (long pid : pids) {
-			try {
-				String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-				String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-				ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-			}
-			catch (IOException | RuntimeException ex) {
-				// a process that is gone costs nothing more
-			}
-		}
-		return ticks;
-	}
-
 	public static void deleteQuietly(Path dir) {
 		try (Stream<Path> paths = Files.walk(dir)) {
 			paths.sorted(Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());

@@ -1,16 +1,15 @@
 package io.kindling.infra.bench;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+
+import io.kindling.infra.http.ServiceClient;
 
 /**
  * A service's jar running as a process on a port the bench picked, its output in a log
@@ -88,24 +87,18 @@ public final class ServiceJar {
 
 	/** Waits for {@code /actuator/health} to answer 200; fails if the process exits. */
 	public void awaitHealthy(Duration timeout) throws InterruptedException {
-		HttpClient http = HttpClient.newBuilder()
-			.version(HttpClient.Version.HTTP_1_1)
-			.connectTimeout(Duration.ofSeconds(2))
-			.build();
-		HttpRequest health = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/actuator/health"))
-			.timeout(Duration.ofSeconds(10))
-			.build();
+		ServiceClient http = new ServiceClient(this.port, Duration.ofSeconds(10));
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (!this.process.isAlive()) {
 				throw new IllegalStateException(this.name + " exited; see " + this.log);
 			}
 			try {
-				if (http.send(health, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+				if (http.get("/actuator/health", null).status() == 200) {
 					return;
 				}
 			}
-			catch (IOException ex) {
+			catch (UncheckedIOException ex) {
 				// not listening yet
 			}
 			Thread.sleep(250);

@@ -11,9 +11,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Gives a test class real servers. Place it before {@code @SpringBootTest} so that the
- * connection settings ({@code spring.data.redis.*}, {@code spring.datasource.*},
- * {@code spring.kafka.bootstrap-servers}) are system properties before the context
- * starts.
+ * connection settings ({@code spring.data.redis.*}, {@code kindling.database.host},
+ * {@code .port} and {@code .name}, from which a service's {@code application.yml} builds
+ * its JDBC URL, and {@code spring.kafka.bootstrap-servers}) are system properties before
+ * the context starts.
  *
  * <pre>
  * &#64;RealServers(value = {Server.REDIS, Server.MARIADB}, database = "kindling_swipe")
@@ -34,7 +35,7 @@ public @interface RealServers {
 
 	Server[] value() default { Server.REDIS, Server.MARIADB, Server.KAFKA };
 
-	/** The database created on MariaDB and put in {@code spring.datasource.url}. */
+	/** The database created on MariaDB and put in {@code kindling.database.name}. */
 	String database() default "kindling_test";
 
 	/** How Redis runs when {@link Server#REDIS} is asked for. */

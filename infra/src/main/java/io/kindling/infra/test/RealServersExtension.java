@@ -47,7 +47,12 @@ public final class RealServersExtension implements BeforeAllCallback {
 		if (wanted.contains(Server.MARIADB)) {
 			started.startMariaDb();
 			started.mariaDb().createDatabase(annotation.database());
-			System.setProperty("spring.datasource.url", started.mariaDb().jdbcUrl(annotation.database()));
+			// as ./kindling up: only where the server is; the service's own
+			// application.yml
+			// builds its JDBC URL from these, the driver's settings included
+			System.setProperty("kindling.database.host", "127.0.0.1");
+			System.setProperty("kindling.database.port", String.valueOf(started.mariaDb().port()));
+			System.setProperty("kindling.database.name", annotation.database());
 			System.setProperty("spring.datasource.username", MariaDbServer.USER);
 			System.setProperty("spring.datasource.password", MariaDbServer.PASSWORD);
 		}

@@ -6,9 +6,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import io.kindling.infra.servers.MariaDbServer;
@@ -33,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RealServersTests {
 
 	@Test
-	void aLuaScriptRunsAtomicallyOnTheRealRedis() {
+	void aLuaScriptRunsOnTheRealRedis() {
 		try (JedisPooled redis = new JedisPooled("127.0.0.1", RealServersExtension.redis().port())) {
 			redis.zadd("queue", Map.of("a", 1.0, "b", 2.0, "c", 3.0));
 			Object popped = redis.eval("""
@@ -43,6 +50,101 @@ class RealServersTests {
 			assertThat(popped).isEqualTo(2L);
 			assertThat(redis.zcard("queue")).isEqualTo(1L);
 		}
+	}
+
+	/**
+	 * Reads the queue's head, then removes it: two steps that another client may come
+	 * between, unless they run as one script.
+	 */
+	private static final String TAKE_HEAD = """
+			local head = redis.call('ZRANGE', KEYS[1], 0, 1)
+			for _, member in ipairs(head) do
+				redis.call('ZREM', KEYS[1], member)
+			end
+			return head
+			""";
+
+	private static final int CLIENTS = 16;
+
+	private static final int ROUNDS = 50;
+
+	@Test
+	void aLuaScriptRunsAtomicallyOnTheRealRedis() throws Exception {
+		try (JedisPooled redis = new JedisPooled("127.0.0.1", RealServersExtension.redis().port())) {
+			fill(redis, "atomic", CLIENTS * ROUNDS * 2);
+
+			Map<String, Integer> taken = race((client) -> {
+				@SuppressWarnings("unchecked")
+				List<String> head = (List<String>) redis.eval(TAKE_HEAD, List.of("atomic"), List.of());
+				return head;
+			});
+
+			assertThat(taken).hasSize(CLIENTS * ROUNDS * 2);
+			assertThat(taken.values()).containsOnly(1);
+			assertThat(redis.zcard("atomic")).isZero();
+		}
+	}
+
+	@Test
+	void theScriptsStepsSentOneByOneTakeAMemberTwice() throws Exception {
+		try (JedisPooled redis = new JedisPooled("127.0.0.1", RealServersExtension.redis().port())) {
+			fill(redis, "steps", CLIENTS * ROUNDS * 2);
+			// every client reads the head before any removes it: what the script's
+			// atomicity rules out
+			CyclicBarrier allHaveRead = new CyclicBarrier(CLIENTS);
+
+			Map<String, Integer> taken = race((client) -> {
+				List<String> head = redis.zrange("steps", 0, 1);
+				allHaveRead.await(30, TimeUnit.SECONDS);
+				head.forEach((member) -> redis.zrem("steps", member));
+				return head;
+			});
+
+			// each round's two head members went to all sixteen clients
+			assertThat(taken).hasSize(ROUNDS * 2);
+			assertThat(taken.values()).containsOnly(CLIENTS);
+		}
+	}
+
+	private static void fill(JedisPooled redis, String queue, int members) {
+		redis.del(queue);
+		Map<String, Double> scores = new HashMap<>();
+		for (int i = 0; i < members; i++) {
+			scores.put("m" + i, (double) i);
+		}
+		redis.zadd(queue, scores);
+	}
+
+	interface Take {
+
+		List<String> from(int client) throws Exception;
+
+	}
+
+	/**
+	 * {@link #CLIENTS} threads take from the queue {@link #ROUNDS} times each, all
+	 * starting each round together; how many times each member was taken.
+	 */
+	private static Map<String, Integer> race(Take take) throws Exception {
+		CyclicBarrier roundStarts = new CyclicBarrier(CLIENTS);
+		Map<String, Integer> taken = new ConcurrentHashMap<>();
+		try (ExecutorService clients = Executors.newFixedThreadPool(CLIENTS)) {
+			List<Future<?>> running = new ArrayList<>();
+			for (int client = 0; client < CLIENTS; client++) {
+				int id = client;
+				running.add(clients.submit(() -> {
+					for (int round = 0; round < ROUNDS; round++) {
+						roundStarts.await(30, TimeUnit.SECONDS);
+						take.from(id).forEach((member) -> taken.merge(member, 1, Integer::sum));
+					}
+					return null;
+				}));
+			}
+			for (Future<?> client : running) {
+				client.get(60, TimeUnit.SECONDS);
+			}
+		}
+		return taken;
 	}
 
 	@Test

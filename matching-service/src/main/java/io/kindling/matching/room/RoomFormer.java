@@ -12,11 +12,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Function;
 
 import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.ban.BanList;
 import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.queue.ClaimWaitingScript;
+import io.kindling.matching.queue.ConfirmRoomScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
@@ -65,7 +66,11 @@ public class RoomFormer {
 
 	private final RestoreRoomScript restoreRoom;
 
+	private final ConfirmRoomScript confirmRoom;
+
 	private final TokenClaims claims;
+
+	private final BanList bans;
 
 	private final ActiveQueues activeQueues;
 
@@ -82,14 +87,16 @@ public class RoomFormer {
 	private final MatchingProperties properties;
 
 	RoomFormer(ClaimWaitingScript claimWaiting, FormRoomScript formRoom, SwapClaimScript swapClaims,
-			RestoreRoomScript restoreRoom, TokenClaims claims, ActiveQueues activeQueues,
-			ConversationWriter conversations, Seats seats, ApplicationEventPublisher events, RoomMetrics metrics,
-			Clock clock, MatchingProperties properties) {
+			RestoreRoomScript restoreRoom, ConfirmRoomScript confirmRoom, TokenClaims claims, BanList bans,
+			ActiveQueues activeQueues, ConversationWriter conversations, Seats seats, ApplicationEventPublisher events,
+			RoomMetrics metrics, Clock clock, MatchingProperties properties) {
 		this.claimWaiting = claimWaiting;
 		this.formRoom = formRoom;
 		this.swapClaims = swapClaims;
 		this.restoreRoom = restoreRoom;
+		this.confirmRoom = confirmRoom;
 		this.claims = claims;
+		this.bans = bans;
 		this.activeQueues = activeQueues;
 		this.conversations = conversations;
 		this.seats = seats;
@@ -127,7 +134,7 @@ public class RoomFormer {
 		if (!outcome.claimed()) {
 			return new Attempt(false, outcome.held(), Optional.empty());
 		}
-		FormRoomScript.Result result = this.formRoom.join(queue, waiting.entry(token), now);
+		FormRoomScript.Result result = this.formRoom.join(queue, waiting.entry(token), outcome.recentPartners(), now);
 		return new Attempt(true, waiting, settle(queue, result, now).formed());
 	}
 
@@ -275,6 +282,9 @@ public class RoomFormer {
 	 */
 	private Settled settle(MatchQueue queue, FormRoomScript.Result result, Instant now) {
 		this.metrics.timedOut(queue, result.timedOut().size());
+		if (result.rematch()) {
+			this.metrics.rematched(queue);
+		}
 		this.metrics.waiting(queue, result.stillWaiting());
 		if (!result.timedOut().isEmpty()) {
 			// only the claims of these very joins: one may have left and joined again
@@ -292,6 +302,13 @@ public class RoomFormer {
 	private Optional<RoomFormed> form(PoppedRoom room, int stillWaiting) {
 		MatchQueue queue = room.queue();
 		List<QueueEntry> participants = room.participants();
+		List<QueueEntry> banned = participants.stream()
+			.filter((entry) -> this.bans.isSessionBanned(Session.keyOf(entry.token())))
+			.toList();
+		if (!banned.isEmpty()) {
+			dropBanned(room, banned);
+			return Optional.empty();
+		}
 		List<Boolean> moved = this.swapClaims.swapAll(participants.stream()
 			.map((entry) -> new Swap(entry.token(), waiting(queue, entry), room.claim(entry),
 					this.properties.roomPendingTtl()))
@@ -330,9 +347,14 @@ public class RoomFormer {
 		// MySQL seats them all now, and a seat is only ever ended by its own leave: a
 		// claim not confirmed here left (its seat is ended), or expired or was lost (its
 		// next poll finds the room in MySQL), or is back to the wait it was popped from
-		// (a failover: it is told the room now)
-		List<Boolean> confirmed = intoRoom(room, participants, (entry) -> new Swap(entry.token(), room.claim(entry),
-				room.claim(entry).written(conversationId), this.properties.roomTtl()));
+		// (a failover: it is told the room now). The participants become each other's
+		// recent partners here, before a leave can free them to join again.
+		List<Swap> toWritten = participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), room.claim(entry).written(conversationId),
+					this.properties.roomTtl()))
+			.toList();
+		List<Boolean> confirmed = intoRoom(room, participants, toWritten, this.confirmRoom.confirm(room, conversationId,
+				this.properties.roomTtl(), this.properties.rematchCooldown(), now()));
 		List<String> stillInRoom = new ArrayList<>();
 		for (int i = 0; i < participants.size(); i++) {
 			if (confirmed.get(i)) {
@@ -347,6 +369,21 @@ public class RoomFormer {
 	}
 
 	/**
+	 * A banned session never sits in a room: it may have joined before its ban reached
+	 * this instance's cache. Its claim goes and its entry with it; the others, whose
+	 * claims were not moved yet, go back to their places.
+	 */
+	private void dropBanned(PoppedRoom room, List<QueueEntry> banned) {
+		this.swapClaims
+			.swapAll(banned.stream().map((entry) -> Swap.toIdle(entry.token(), waiting(room.queue(), entry))).toList());
+		Set<QueueEntry> others = new HashSet<>(room.participants());
+		banned.forEach(others::remove);
+		this.activeQueues.touch(room.queue(), now());
+		this.restoreRoom.restore(room, others);
+		this.metrics.undone(room.queue(), "banned");
+	}
+
+	/**
 	 * MySQL refused the room: some sit in a live room that Redis lost (a failover). They
 	 * are told that room, by their claim and a push; the others go back to their places.
 	 */
@@ -357,10 +394,11 @@ public class RoomFormer {
 		for (QueueEntry entry : room.participants()) {
 			(taken.containsKey(Session.keyOf(entry.token())) ? seated : others).add(entry);
 		}
-		List<Boolean> swapped = intoRoom(room, seated, (entry) -> {
+		List<Swap> toLive = seated.stream().map((entry) -> {
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
 			return new Swap(entry.token(), room.claim(entry), matched(live), Duration.between(now, live.liveUntil()));
-		});
+		}).toList();
+		List<Boolean> swapped = intoRoom(room, seated, toLive, this.swapClaims.swapAll(toLive));
 		for (int i = 0; i < seated.size(); i++) {
 			if (swapped.get(i)) {
 				LiveRoom live = taken.get(Session.keyOf(seated.get(i).token()));
@@ -383,9 +421,10 @@ public class RoomFormer {
 		MatchQueue queue = room.queue();
 		// a claim a failover already took back to its wait is back too, and so goes its
 		// entry
-		List<Boolean> back = fromRoomClaimOrWait(room, participants,
-				(entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
-			.stream()
+		List<Swap> toWait = participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
+			.toList();
+		List<Boolean> back = orFromWait(room, participants, toWait, this.swapClaims.swapAll(toWait)).stream()
 			.map(Moved::moved)
 			.toList();
 		Set<QueueEntry> returning = new HashSet<>();
@@ -414,18 +453,17 @@ public class RoomFormer {
 	}
 
 	/**
-	 * Moves popped participants' claims from the room claim they were moved to, or, where
-	 * that fails, from the wait they were popped from: a failover can bring that back
-	 * (the primary died before its replica heard of the move). The second round trip is
-	 * only for those the first did not move.
-	 * @param swap each participant's swap from its room claim
+	 * Where moving popped participants' claims from the room claim they were moved to
+	 * failed, moves them from the wait they were popped from instead: a failover can
+	 * bring that back (the primary died before its replica heard of the move). The second
+	 * round trip is only for those the first did not move.
+	 * @param swaps each participant's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
 	 */
-	private List<Moved> fromRoomClaimOrWait(PoppedRoom room, List<QueueEntry> entries,
-			Function<QueueEntry, Swap> swap) {
-		List<Swap> swaps = entries.stream().map(swap).toList();
+	private List<Moved> orFromWait(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
 		List<Moved> moved = new ArrayList<>(entries.size());
 		List<Integer> notMoved = new ArrayList<>();
-		List<Boolean> fromRoomClaim = this.swapClaims.swapAll(swaps);
 		for (int i = 0; i < entries.size(); i++) {
 			moved.add(fromRoomClaim.get(i) ? Moved.FROM_ROOM_CLAIM : Moved.NOT);
 			if (!fromRoomClaim.get(i)) {
@@ -450,10 +488,13 @@ public class RoomFormer {
 	/**
 	 * Moves popped participants into a room that MySQL seats them in: a claim a failover
 	 * took back to its wait moves too, and the entry it may have back in the queue goes.
+	 * @param swaps each one's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
 	 * @return for each, in order, whether it is in the room now
 	 */
-	private List<Boolean> intoRoom(PoppedRoom room, List<QueueEntry> entries, Function<QueueEntry, Swap> swap) {
-		List<Moved> moved = fromRoomClaimOrWait(room, entries, swap);
+	private List<Boolean> intoRoom(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
+		List<Moved> moved = orFromWait(room, entries, swaps, fromRoomClaim);
 		for (int i = 0; i < entries.size(); i++) {
 			if (moved.get(i) == Moved.FROM_WAIT) {
 				this.claims.removeEntry(room.queue(), entries.get(i));

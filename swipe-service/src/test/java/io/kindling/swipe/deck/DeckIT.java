@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.stream.IntStream;
 import java.util.stream.LongStream;
 
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
 import io.kindling.swipe.deck.DeckTestSupport.Person;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -14,7 +16,6 @@ import tools.jackson.databind.JsonNode;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -113,12 +114,8 @@ class DeckIT extends DeckTestSupport {
 		assertThat(ids(cards).get(0)).isEqualTo(superLiker);
 		assertThat(cards.get(0).get("super_liked_you").asBoolean()).isTrue();
 
-		ResponseEntity<String> rewound = client().delete()
-			.uri("/api/swipes/last")
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(viewer))
-			.retrieve()
-			.toEntity(String.class);
-		assertThat(rewound.getStatusCode()).isEqualTo(HttpStatus.NO_CONTENT);
+		Response rewound = client().send("DELETE", "/api/swipes/last", token(viewer), null);
+		assertThat(rewound.status()).isEqualTo(HttpStatus.NO_CONTENT.value());
 		assertThat(ids(page(viewer, 100))).contains(men.get(1)).doesNotContain(men.get(0));
 	}
 
@@ -145,16 +142,13 @@ class DeckIT extends DeckTestSupport {
 	}
 
 	private HttpStatus swipeOverHttp(long userId, long targetId, String action) {
-		return HttpStatus.valueOf(client().post()
-			.uri("/api/swipes")
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.header("Idempotency-Key", java.util.UUID.randomUUID().toString())
-			.contentType(org.springframework.http.MediaType.APPLICATION_JSON)
-			.body("{\"target_user_id\": " + targetId + ", \"action\": \"" + action + "\"}")
-			.retrieve()
-			.toEntity(String.class)
-			.getStatusCode()
-			.value());
+		return HttpStatus.valueOf(
+				client()
+					.send(Request.of("POST", "/api/swipes")
+						.bearer(token(userId))
+						.header("Idempotency-Key", java.util.UUID.randomUUID().toString())
+						.json("{\"target_user_id\": " + targetId + ", \"action\": \"" + action + "\"}"))
+					.status());
 	}
 
 	@Test
@@ -236,7 +230,7 @@ class DeckIT extends DeckTestSupport {
 		List<Long> boosters = LongStream.rangeClosed(viewer + 301, viewer + 305).boxed().toList();
 		boosters.forEach((id) -> {
 			save(Person.man(id, at[0], at[1]).desirability(100));
-			assertThat(post(id, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+			assertThat(post(id, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 		});
 
 		List<JsonNode> deck = new ArrayList<>(page(viewer, 100));
@@ -259,23 +253,23 @@ class DeckIT extends DeckTestSupport {
 		long user = 7_500_000;
 		save(Person.woman(user, at[0], at[1]));
 
-		ResponseEntity<String> started = post(user, "/api/boosts");
-		assertThat(started.getStatusCode()).isEqualTo(HttpStatus.CREATED);
-		assertThat(this.json.readTree(started.getBody()).get("expires_at").asString())
+		Response started = post(user, "/api/boosts");
+		assertThat(started.status()).isEqualTo(HttpStatus.CREATED.value());
+		assertThat(this.json.readTree(started.body()).get("expires_at").asString())
 			.isEqualTo(this.clock.instant().plus(Duration.ofMinutes(30)).toString());
 
-		ResponseEntity<String> stacked = post(user, "/api/boosts");
-		assertThat(stacked.getStatusCode()).isEqualTo(HttpStatus.CONFLICT);
-		assertThat(stacked.getHeaders().getContentType()).hasToString("application/problem+json");
+		Response stacked = post(user, "/api/boosts");
+		assertThat(stacked.status()).isEqualTo(HttpStatus.CONFLICT.value());
+		assertThat(stacked.header("Content-Type")).hasValue("application/problem+json");
 
 		this.clock.advance(Duration.ofMinutes(31));
-		ResponseEntity<String> cooling = post(user, "/api/boosts");
-		assertThat(cooling.getStatusCode()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS);
-		long retryAfter = Long.parseLong(cooling.getHeaders().getFirst(HttpHeaders.RETRY_AFTER));
+		Response cooling = post(user, "/api/boosts");
+		assertThat(cooling.status()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS.value());
+		long retryAfter = Long.parseLong(cooling.header(HttpHeaders.RETRY_AFTER).orElseThrow());
 		assertThat(retryAfter).isEqualTo(Duration.ofHours(12).minusMinutes(31).toSeconds());
 
 		this.clock.advance(Duration.ofHours(12).minusMinutes(31));
-		assertThat(post(user, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+		assertThat(post(user, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 	}
 
 	@Test
@@ -285,7 +279,7 @@ class DeckIT extends DeckTestSupport {
 		List<Long> boosters = LongStream.rangeClosed(base + 1, base + 20).boxed().toList();
 		boosters.forEach((id) -> {
 			save(Person.man(id, at[0], at[1]));
-			assertThat(post(id, "/api/boosts").getStatusCode()).isEqualTo(HttpStatus.CREATED);
+			assertThat(post(id, "/api/boosts").status()).isEqualTo(HttpStatus.CREATED.value());
 		});
 		LongStream.rangeClosed(base + 101, base + 110).forEach((id) -> save(Person.man(id, at[0], at[1])));
 		List<Long> viewers = LongStream.rangeClosed(base + 1001, base + 1060).boxed().toList();
@@ -377,12 +371,11 @@ class DeckIT extends DeckTestSupport {
 	@Test
 	void aPageLimitOutsideOneToAHundredIsABadRequest() {
 		long viewer = 7_900_000;
-		assertThat(get(viewer, "/api/deck?limit=0").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(get(viewer, "/api/deck?limit=101").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(get(viewer, "/api/deck?limit=abc").getStatusCode()).isEqualTo(HttpStatus.BAD_REQUEST);
-		assertThat(get(viewer, "/api/deck").getStatusCode()).isEqualTo(HttpStatus.NOT_FOUND);
-		assertThat(client().get().uri("/api/deck").retrieve().toEntity(String.class).getStatusCode())
-			.isEqualTo(HttpStatus.UNAUTHORIZED);
+		assertThat(get(viewer, "/api/deck?limit=0").status()).isEqualTo(HttpStatus.BAD_REQUEST.value());
+		assertThat(get(viewer, "/api/deck?limit=101").status()).isEqualTo(HttpStatus.BAD_REQUEST.value());
+		assertThat(get(viewer, "/api/deck?limit=abc").status()).isEqualTo(HttpStatus.BAD_REQUEST.value());
+		assertThat(get(viewer, "/api/deck").status()).isEqualTo(HttpStatus.NOT_FOUND.value());
+		assertThat(client().get("/api/deck", null).status()).isEqualTo(HttpStatus.UNAUTHORIZED.value());
 	}
 
 	private double desirability(long userId) {

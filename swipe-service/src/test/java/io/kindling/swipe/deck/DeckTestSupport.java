@@ -16,6 +16,8 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -35,10 +37,7 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.http.HttpHeaders;
-import org.springframework.http.ResponseEntity;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.web.client.RestClient;
 
 /**
  * The deck tests' shared context and helpers: profiles written to MySQL, swipes written
@@ -195,12 +194,8 @@ abstract class DeckTestSupport {
 		this.events.publishEvent(new SwipeRewound(userId, targetId, action, now));
 	}
 
-	RestClient client() {
-		return RestClient.builder()
-			.baseUrl("http://127.0.0.1:" + this.port)
-			.defaultStatusHandler((status) -> true, (request, response) -> {
-			})
-			.build();
+	ServiceClient client() {
+		return new ServiceClient(this.port);
 	}
 
 	String token(long userId) {
@@ -217,30 +212,22 @@ abstract class DeckTestSupport {
 		}
 	}
 
-	ResponseEntity<String> get(long userId, String path) {
-		return client().get()
-			.uri(path)
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.retrieve()
-			.toEntity(String.class);
+	Response get(long userId, String path) {
+		return client().get(path, token(userId));
 	}
 
-	ResponseEntity<String> post(long userId, String path) {
-		return client().post()
-			.uri(path)
-			.header(HttpHeaders.AUTHORIZATION, "Bearer " + token(userId))
-			.retrieve()
-			.toEntity(String.class);
+	Response post(long userId, String path) {
+		return client().send("POST", path, token(userId), null);
 	}
 
 	/** One page of the user's deck. */
 	List<JsonNode> page(long userId, int limit) {
-		ResponseEntity<String> response = get(userId, "/api/deck?limit=" + limit);
-		if (!response.getStatusCode().is2xxSuccessful()) {
-			throw new AssertionError("GET /api/deck answered " + response.getStatusCode() + ": " + response.getBody());
+		Response response = get(userId, "/api/deck?limit=" + limit);
+		if (response.status() / 100 != 2) {
+			throw new AssertionError("GET /api/deck answered " + response.status() + ": " + response.body());
 		}
 		List<JsonNode> cards = new ArrayList<>();
-		this.json.readTree(response.getBody()).get("cards").forEach(cards::add);
+		this.json.readTree(response.body()).get("cards").forEach(cards::add);
 		return cards;
 	}
 

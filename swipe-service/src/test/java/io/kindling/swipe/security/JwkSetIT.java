@@ -2,10 +2,6 @@ package io.kindling.swipe.security;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
@@ -29,6 +25,8 @@ import com.nimbusds.jose.jwk.gen.RSAKeyGenerator;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
 import com.sun.net.httpserver.HttpServer;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.TestTokens;
@@ -71,8 +69,6 @@ class JwkSetIT {
 	@LocalServerPort
 	int port;
 
-	final HttpClient http = HttpClient.newHttpClient();
-
 	@DynamicPropertySource
 	static void keySet(DynamicPropertyRegistry registry) throws IOException {
 		authService = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
@@ -97,9 +93,9 @@ class JwkSetIT {
 
 	@Test
 	void rs256AndEs256TokensSignedByPublishedKeysAreAccepted() throws Exception {
-		assertThat(call(signed(JWSAlgorithm.RS256, new RSASSASigner(RSA), RSA.getKeyID(), "7", true)).statusCode())
+		assertThat(call(signed(JWSAlgorithm.RS256, new RSASSASigner(RSA), RSA.getKeyID(), "7", true)).status())
 			.isEqualTo(200);
-		assertThat(call(signed(JWSAlgorithm.ES256, new ECDSASigner(EC), EC.getKeyID(), "8", true)).statusCode())
+		assertThat(call(signed(JWSAlgorithm.ES256, new ECDSASigner(EC), EC.getKeyID(), "8", true)).status())
 			.isEqualTo(200);
 		assertThat(keySetReads.get()).isPositive();
 	}
@@ -107,8 +103,8 @@ class JwkSetIT {
 	@Test
 	void aRememberedTokenStillWorksOnItsNextCall() throws Exception {
 		String token = signed(JWSAlgorithm.RS256, new RSASSASigner(RSA), RSA.getKeyID(), "9", true);
-		assertThat(call(token).statusCode()).isEqualTo(200);
-		assertThat(call(token).statusCode()).isEqualTo(200);
+		assertThat(call(token).status()).isEqualTo(200);
+		assertThat(call(token).status()).isEqualTo(200);
 	}
 
 	@Test
@@ -126,18 +122,16 @@ class JwkSetIT {
 				signed(JWSAlgorithm.RS256, new RSASSASigner(RSA), RSA.getKeyID(), "not-a-number", true),
 				signed(JWSAlgorithm.RS256, new RSASSASigner(RSA), RSA.getKeyID(), "7", false));
 		for (String token : refused) {
-			HttpResponse<String> response = call(token);
-			assertThat(response.statusCode()).as(token).isEqualTo(401);
-			assertThat(response.headers().firstValue("Content-Type"))
+			Response response = call(token);
+			assertThat(response.status()).as(token).isEqualTo(401);
+			assertThat(response.header("Content-Type"))
 				.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
 			assertThat(response.body()).contains("https://kindling.io/problems/unauthenticated");
 		}
 	}
 
-	private HttpResponse<String> call(String token) throws IOException, InterruptedException {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + "/api/matches"))
-			.header("Authorization", "Bearer " + token)
-			.build(), HttpResponse.BodyHandlers.ofString());
+	private Response call(String token) {
+		return new ServiceClient(this.port).get("/api/matches", token);
 	}
 
 	private static String signed(JWSAlgorithm algorithm, JWSSigner signer, @Nullable String keyId, String subject,

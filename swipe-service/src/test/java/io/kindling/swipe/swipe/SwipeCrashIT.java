@@ -1,8 +1,8 @@
 package io.kindling.swipe.swipe;
 
-import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import io.kindling.infra.http.Response;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -28,7 +28,7 @@ class SwipeCrashIT extends SwipeTestBase {
 		this.api.swipe(ana, key(), ben, "LIKE");
 		this.crashes.crashAfterFirstTransaction(ben);
 		String key = key();
-		assertThat(this.api.swipe(ben, key, ana, "LIKE").statusCode()).isEqualTo(500);
+		assertThat(this.api.swipe(ben, key, ana, "LIKE").status()).isEqualTo(500);
 		assertThat(status(ben)).isNull();
 
 		this.reconciler.reconcile();
@@ -39,8 +39,8 @@ class SwipeCrashIT extends SwipeTestBase {
 
 		assertThat(status(ben)).isEqualTo(1);
 		assertOneMatchWithOneEvent(ana, ben);
-		HttpResponse<String> retry = this.api.swipe(ben, key, ana, "LIKE");
-		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		Response retry = this.api.swipe(ben, key, ana, "LIKE");
+		assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
 		JsonNode answer = this.json.readTree(retry.body());
 		assertThat(answer.get("matched").asBoolean()).isTrue();
 	}
@@ -52,7 +52,7 @@ class SwipeCrashIT extends SwipeTestBase {
 		this.api.swipe(ana, key(), ben, "LIKE");
 		this.crashes.crashAfterScript(ben);
 		String key = key();
-		assertThat(this.api.swipe(ben, key, ana, "LIKE").statusCode()).isEqualTo(500);
+		assertThat(this.api.swipe(ben, key, ana, "LIKE").status()).isEqualTo(500);
 		// Redis already said "mutual" and recorded the request; only MySQL can now tell
 		assertThat(this.redis.opsForHash().hasKey(MutualLikeScript.pairKey(ana, ben), "request:" + key)).isTrue();
 		assertThat(status(ben)).isNull();
@@ -73,10 +73,10 @@ class SwipeCrashIT extends SwipeTestBase {
 		this.api.swipe(ana, key(), ben, "LIKE");
 		this.crashes.crashAfterScript(ben);
 		String key = key();
-		assertThat(this.api.swipe(ben, key, ana, "LIKE").statusCode()).isEqualTo(500);
+		assertThat(this.api.swipe(ben, key, ana, "LIKE").status()).isEqualTo(500);
 
-		HttpResponse<String> retry = this.api.swipe(ben, key, ana, "LIKE");
-		assertThat(retry.statusCode()).isEqualTo(200);
+		Response retry = this.api.swipe(ben, key, ana, "LIKE");
+		assertThat(retry.status()).isEqualTo(200);
 		assertThat(this.json.readTree(retry.body()).get("matched").asBoolean()).isTrue();
 		this.clock.advance(Duration.ofSeconds(11));
 		this.reconciler.reconcile();

@@ -1,7 +1,5 @@
 package io.kindling.swipe.swipe;
 
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
+import io.kindling.infra.http.Response;
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.geo.Geohash;
 import org.junit.jupiter.api.Test;
@@ -35,8 +34,8 @@ class SwipeFlowIT extends SwipeTestBase {
 	void aLikeBackBecomesOneMatchWithItsOutboxRow() {
 		long ana = newUser();
 		long ben = newUser();
-		HttpResponse<String> first = this.api.swipe(ana, key(), ben, "LIKE");
-		assertThat(first.statusCode()).isEqualTo(200);
+		Response first = this.api.swipe(ana, key(), ben, "LIKE");
+		assertThat(first.status()).isEqualTo(200);
 		JsonNode anaLike = this.json.readTree(first.body());
 		assertThat(anaLike.get("matched").asBoolean()).isFalse();
 		assertThat(anaLike.get("action").asString()).isEqualTo("LIKE");
@@ -91,12 +90,12 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ben = newUser();
 		this.api.swipe(ben, key(), ana, "LIKE");
 		String key = key();
-		HttpResponse<String> first = this.api.swipe(ana, key, ben, "LIKE");
-		HttpResponse<String> retry = this.api.swipe(ana, key, ben, "LIKE");
-		assertThat(first.statusCode()).isEqualTo(200);
-		assertThat(first.headers().firstValue("Idempotent-Replayed")).isEmpty();
-		assertThat(retry.statusCode()).isEqualTo(200);
-		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		Response first = this.api.swipe(ana, key, ben, "LIKE");
+		Response retry = this.api.swipe(ana, key, ben, "LIKE");
+		assertThat(first.status()).isEqualTo(200);
+		assertThat(first.header("Idempotent-Replayed")).isEmpty();
+		assertThat(retry.status()).isEqualTo(200);
+		assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(this.json.readTree(first.body()).get("matched").asBoolean()).isTrue();
 		assertThat(count("SELECT COUNT(*) FROM swipe_history WHERE user_id = " + ana)).isOne();
@@ -108,9 +107,9 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ana = newUser();
 		long ben = newUser();
 		String key = key();
-		HttpResponse<String> first = this.api.swipe(ana, key, ben, "LIKE");
+		Response first = this.api.swipe(ana, key, ben, "LIKE");
 		this.api.swipe(ben, key(), ana, "LIKE");
-		HttpResponse<String> retry = this.api.swipe(ana, key, ben, "LIKE");
+		Response retry = this.api.swipe(ana, key, ben, "LIKE");
 		assertThat(retry.body()).isEqualTo(first.body());
 		assertThat(this.json.readTree(retry.body()).get("matched").asBoolean()).isFalse();
 	}
@@ -122,12 +121,11 @@ class SwipeFlowIT extends SwipeTestBase {
 		long cleo = newUser();
 		String key = key();
 		this.api.swipe(ana, key, ben, "LIKE");
-		HttpResponse<String> otherAction = this.api.swipe(ana, key, ben, "PASS");
-		HttpResponse<String> otherTarget = this.api.swipe(ana, key, cleo, "LIKE");
-		assertThat(otherAction.statusCode()).isEqualTo(409);
-		assertThat(otherAction.headers().firstValue("Content-Type").orElseThrow())
-			.startsWith("application/problem+json");
-		assertThat(otherTarget.statusCode()).isEqualTo(409);
+		Response otherAction = this.api.swipe(ana, key, ben, "PASS");
+		Response otherTarget = this.api.swipe(ana, key, cleo, "LIKE");
+		assertThat(otherAction.status()).isEqualTo(409);
+		assertThat(otherAction.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
+		assertThat(otherTarget.status()).isEqualTo(409);
 		// the type is the title's slug in every locale (Turkish lower-cases "I" to a
 		// dotless "ı"; the tests run in it)
 		assertThat(this.json.readTree(otherAction.body()).get("type").asString())
@@ -141,11 +139,11 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ben = newUser();
 		long cleo = newUser();
 		// Turkish upper-cases "i" to a dotted "İ": "like" must still be LIKE
-		HttpResponse<String> like = this.api.swipe(ana, key(), ben, "like");
-		assertThat(like.statusCode()).as(like.body()).isEqualTo(200);
+		Response like = this.api.swipe(ana, key(), ben, "like");
+		assertThat(like.status()).as(like.body()).isEqualTo(200);
 		assertThat(this.json.readTree(like.body()).get("action").asString()).isEqualTo("LIKE");
-		HttpResponse<String> superLike = this.api.swipe(ana, key(), cleo, "Super_Like");
-		assertThat(superLike.statusCode()).as(superLike.body()).isEqualTo(200);
+		Response superLike = this.api.swipe(ana, key(), cleo, "Super_Like");
+		assertThat(superLike.status()).as(superLike.body()).isEqualTo(200);
 		assertThat(this.json.readTree(superLike.body()).get("action").asString()).isEqualTo("SUPER_LIKE");
 	}
 
@@ -174,7 +172,7 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(this.api.swipe(ana, "k".repeat(65), ben, "LIKE"), 400);
 		assertProblem(this.api.swipe(ana, "has space", ben, "LIKE"), 400);
 		assertProblem(this.api.swipe(ana, key(), "{\"target_user_id\":"), 400);
-		HttpResponse<String> seven = this.api.swipe(ana, key(), "{\"target_user_id\":\"seven\",\"action\":\"LIKE\"}");
+		Response seven = this.api.swipe(ana, key(), "{\"target_user_id\":\"seven\",\"action\":\"LIKE\"}");
 		assertProblem(seven, 400);
 		assertThat(this.json.readTree(seven.body()).get("detail").asString())
 			.startsWith("target_user_id has the wrong type");
@@ -195,8 +193,8 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ben = newUser();
 		this.api.swipe(ana, key(), ben, "PASS");
 		assertProblem(this.api.swipe(ana, key(), ben, "LIKE"), 409);
-		assertThat(this.api.delete("/api/swipes/last", ana).statusCode()).isEqualTo(204);
-		assertThat(this.api.swipe(ana, key(), ben, "LIKE").statusCode()).isEqualTo(200);
+		assertThat(this.api.delete("/api/swipes/last", ana).status()).isEqualTo(204);
+		assertThat(this.api.swipe(ana, key(), ben, "LIKE").status()).isEqualTo(200);
 	}
 
 	@Test
@@ -212,7 +210,7 @@ class SwipeFlowIT extends SwipeTestBase {
 					String action = (device % 2 == 0) ? "LIKE" : "PASS";
 					answers.add(pool.submit(() -> {
 						start.await();
-						return this.api.swipe(ana, key(), ben, action).statusCode();
+						return this.api.swipe(ana, key(), ben, action).status();
 					}));
 				}
 				start.countDown();
@@ -232,22 +230,22 @@ class SwipeFlowIT extends SwipeTestBase {
 		long ana = newUser();
 		List<Long> others = newUsers(6);
 		for (int i = 0; i < 3; i++) {
-			assertThat(this.api.swipe(ana, key(), others.get(i), "SUPER_LIKE").statusCode()).isEqualTo(200);
+			assertThat(this.api.swipe(ana, key(), others.get(i), "SUPER_LIKE").status()).isEqualTo(200);
 		}
-		HttpResponse<String> fourth = this.api.swipe(ana, key(), others.get(3), "SUPER_LIKE");
+		Response fourth = this.api.swipe(ana, key(), others.get(3), "SUPER_LIKE");
 		assertProblem(fourth, 429);
-		long retryAfter = Long.parseLong(fourth.headers().firstValue("Retry-After").orElseThrow());
+		long retryAfter = Long.parseLong(fourth.header("Retry-After").orElseThrow());
 		Instant now = this.clock.instant();
 		long untilMidnight = Duration
 			.between(now, LocalDate.ofInstant(now, ZoneOffset.UTC).plusDays(1).atStartOfDay(ZoneOffset.UTC))
 			.toSeconds();
 		assertThat(retryAfter).isBetween(untilMidnight - 5, untilMidnight + 5);
 		// super likes and likes have their own budgets; a PASS has none
-		assertThat(this.api.swipe(ana, key(), others.get(3), "LIKE").statusCode()).isEqualTo(200);
-		assertThat(this.api.swipe(ana, key(), others.get(4), "PASS").statusCode()).isEqualTo(200);
+		assertThat(this.api.swipe(ana, key(), others.get(3), "LIKE").status()).isEqualTo(200);
+		assertThat(this.api.swipe(ana, key(), others.get(4), "PASS").status()).isEqualTo(200);
 
 		this.clock.advance(Duration.ofSeconds(retryAfter + 1));
-		assertThat(this.api.swipe(ana, key(), others.get(5), "SUPER_LIKE").statusCode()).isEqualTo(200);
+		assertThat(this.api.swipe(ana, key(), others.get(5), "SUPER_LIKE").status()).isEqualTo(200);
 	}
 
 	@Test
@@ -257,11 +255,11 @@ class SwipeFlowIT extends SwipeTestBase {
 		String lastKey = null;
 		for (long other : others) {
 			lastKey = key();
-			assertThat(this.api.swipe(ana, lastKey, other, "LIKE").statusCode()).isEqualTo(200);
+			assertThat(this.api.swipe(ana, lastKey, other, "LIKE").status()).isEqualTo(200);
 		}
-		HttpResponse<String> retry = this.api.swipe(ana, lastKey, others.get(4), "LIKE");
-		assertThat(retry.statusCode()).isEqualTo(200);
-		assertThat(retry.headers().firstValue("Idempotent-Replayed")).hasValue("true");
+		Response retry = this.api.swipe(ana, lastKey, others.get(4), "LIKE");
+		assertThat(retry.status()).isEqualTo(200);
+		assertThat(retry.header("Idempotent-Replayed")).hasValue("true");
 		assertProblem(this.api.swipe(ana, key(), newUser(), "LIKE"), 429);
 	}
 
@@ -273,7 +271,7 @@ class SwipeFlowIT extends SwipeTestBase {
 		assertProblem(this.api.delete("/api/swipes/last", ana), 404);
 
 		this.api.swipe(ana, key(), ben, "LIKE");
-		assertThat(this.api.delete("/api/swipes/last", ana).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/swipes/last", ana).status()).isEqualTo(204);
 		assertProblem(this.api.delete("/api/swipes/last", ana), 404);
 		assertThat(this.redis.opsForHash().get(MutualLikeScript.pairKey(ana, ben), "right_a")).isNull();
 		// the rewound like no longer counts: ben's like is not a match
@@ -339,8 +337,8 @@ class SwipeFlowIT extends SwipeTestBase {
 
 		long matchId = page1.get("matches").get(0).get("match_id").asLong();
 		assertProblem(this.api.delete("/api/matches/" + matchId, others.get(0)), 404);
-		assertThat(this.api.delete("/api/matches/" + matchId, ana).statusCode()).isEqualTo(204);
-		assertThat(this.api.delete("/api/matches/" + matchId, others.get(4)).statusCode()).isEqualTo(204);
+		assertThat(this.api.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
+		assertThat(this.api.delete("/api/matches/" + matchId, others.get(4)).status()).isEqualTo(204);
 		JsonNode after = this.json.readTree(this.api.get("/api/matches?limit=10", ana).body());
 		assertThat(userIds(after)).containsExactly(others.get(3), others.get(2), others.get(1), others.get(0));
 		assertThat(this.json.readTree(this.api.get("/api/matches", others.get(4)).body()).get("matches").size())
@@ -362,11 +360,11 @@ class SwipeFlowIT extends SwipeTestBase {
 	void profilesArePutAndShownAsAPublicCardWithoutTheLocation() {
 		long ana = 4_000_000_000L + System.nanoTime() % 1_000_000_000L;
 		long ben = ana + 1;
-		HttpResponse<String> put = this.api.put("/api/profile", ana, """
+		Response put = this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN","NONBINARY"],"birth_date":"1994-03-02",
 				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
-		assertThat(put.statusCode()).isEqualTo(200);
+		assertThat(put.status()).isEqualTo(200);
 		JsonNode own = this.json.readTree(put.body());
 		assertThat(own.get("geohash").asString()).isEqualTo(Geohash.encode(-47.9811, -123.4317, 9));
 		assertThat(own.get("interested_in").size()).isEqualTo(2);
@@ -374,8 +372,8 @@ class SwipeFlowIT extends SwipeTestBase {
 				{"display_name":"Ben","gender":"MAN","interested_in":["WOMAN"],"birth_date":"1990-01-01",
 				 "location":{"lat":-48.1,"lon":-123.3},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
-		HttpResponse<String> card = this.api.get("/api/profiles/" + ana, ben);
-		assertThat(card.statusCode()).isEqualTo(200);
+		Response card = this.api.get("/api/profiles/" + ana, ben);
+		assertThat(card.status()).isEqualTo(200);
 		assertThat(card.body()).doesNotContain("47.98")
 			.doesNotContain("123.43")
 			.doesNotContain(own.get("geohash").asString().substring(0, 4));
@@ -388,14 +386,14 @@ class SwipeFlowIT extends SwipeTestBase {
 
 		assertProblem(this.api.get("/api/profiles/123", ben), 404);
 		assertProblem(this.api.put("/api/profile", ana, "{\"display_name\":\"Ana\"}"), 400);
-		HttpResponse<String> robot = this.api.put("/api/profile", ana, """
+		Response robot = this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"ROBOT","interested_in":["MAN"],"birth_date":"1994-03-02",
 				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
 		assertProblem(robot, 400);
 		assertThat(this.json.readTree(robot.body()).get("detail").asString())
 			.isEqualTo("gender must be one of [WOMAN, MAN, NONBINARY]");
-		HttpResponse<String> alien = this.api.put("/api/profile", ana, """
+		Response alien = this.api.put("/api/profile", ana, """
 				{"display_name":"Ana","gender":"WOMAN","interested_in":["MAN","ALIEN"],"birth_date":"1994-03-02",
 				 "location":{"lat":-47.9811,"lon":-123.4317},"age_min":25,"age_max":40,"max_distance_km":30}
 				""");
@@ -415,10 +413,9 @@ class SwipeFlowIT extends SwipeTestBase {
 	@Test
 	void everyCallNeedsAValidToken() {
 		long ana = newUser();
-		HttpRequest.Builder matches = this.api.request("/api/matches", null).GET();
-		HttpResponse<String> anonymous = this.api.send(matches.build());
+		Response anonymous = this.api.http().get("/api/matches", null);
 		assertProblem(anonymous, 401);
-		assertThat(anonymous.headers().firstValue("WWW-Authenticate").orElseThrow()).startsWith("Bearer");
+		assertThat(anonymous.header("WWW-Authenticate").orElseThrow()).startsWith("Bearer");
 		assertThat(status(TestTokens.signed(TestTokens.SECRET, String.valueOf(ana), Instant.now().minusSeconds(300))))
 			.as("expired")
 			.isEqualTo(401);
@@ -438,16 +435,16 @@ class SwipeFlowIT extends SwipeTestBase {
 	}
 
 	private int status(String token) {
-		return this.api.send(this.api.request("/api/matches", token).GET().build()).statusCode();
+		return this.api.http().get("/api/matches", token).status();
 	}
 
 	private List<Long> userIds(JsonNode page) {
 		return page.get("matches").valueStream().map((m) -> m.get("user_id").asLong()).toList();
 	}
 
-	private void assertProblem(HttpResponse<String> response, int status) {
-		assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
-		assertThat(response.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+	private void assertProblem(Response response, int status) {
+		assertThat(response.status()).as(response.body()).isEqualTo(status);
+		assertThat(response.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
 		JsonNode problem = this.json.readTree(response.body());
 		assertThat(problem.get("status").asInt()).isEqualTo(status);
 		assertThat(problem.has("title")).isTrue();

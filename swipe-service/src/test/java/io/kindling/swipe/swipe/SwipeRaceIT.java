@@ -1,6 +1,5 @@
 package io.kindling.swipe.swipe;
 
-import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -13,6 +12,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.kindling.infra.http.Response;
 import io.kindling.infra.test.RealServersExtension;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -103,9 +103,8 @@ class SwipeRaceIT extends SwipeTestBase {
 				inFlight.acquire();
 				futures.add(threads.submit(() -> {
 					try {
-						HttpResponse<String> response = this.api.swipe(swipe.userId(), swipe.key(),
-								swipe.targetUserId(), "LIKE");
-						assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+						Response response = this.api.swipe(swipe.userId(), swipe.key(), swipe.targetUserId(), "LIKE");
+						assertThat(response.status()).as(response.body()).isEqualTo(200);
 						bodiesByKey
 							.computeIfAbsent(swipe.key(), (k) -> new java.util.concurrent.CopyOnWriteArrayList<>())
 							.add(response.body());

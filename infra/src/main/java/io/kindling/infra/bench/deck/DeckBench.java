@@ -1,13 +1,5 @@
 package io.kindling.infra.bench.deck;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -19,21 +11,24 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.SplittableRandom;
+import java.util.concurrent.atomic.AtomicInteger;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
-
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.bench.Load;
+import io.kindling.infra.bench.Load.Result;
 import io.kindling.infra.bench.ServiceJar;
-import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
-import io.kindling.infra.servers.RedisServer;
 import org.HdrHistogram.Histogram;
-import redis.clients.jedis.JedisPooled;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@code ./kindling bench deck [--profiles 1000000]}: starts its own Redis, MariaDB and a
@@ -56,32 +51,23 @@ public final class DeckBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		long profiles = SeedData.longArg(args, "--profiles", 1_000_000);
-		int assemblies = (int) SeedData.longArg(args, "--assemblies", 100);
-		int pages = (int) SeedData.longArg(args, "--pages", 200);
-		long thinkMillis = SeedData.longArg(args, "--think-ms", 250);
-		Path root = Path.of(System.getProperty("kindling.root", ".")).toAbsolutePath();
-		Path jar = ServiceJar.locate(root, "swipe-service");
-		Path work = Files.createTempDirectory("kindling-bench-deck-");
-		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
-		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		ServiceJar service = null;
-		try {
-			redis.start();
-			mariaDb.start();
-			mariaDb.createDatabase(DATABASE);
+		BenchOptions options = BenchOptions.of(args);
+		long profiles = options.number("--profiles", 1_000_000);
+		int assemblies = (int) options.number("--assemblies", 100);
+		int pages = (int) options.number("--pages", 200);
+		long thinkMillis = options.number("--think-ms", 250);
+		try (BenchStack stack = BenchStack.of("deck", options).redis().mariaDb(DATABASE).start()) {
 			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
-			int port = FreePorts.pick();
-			service = ServiceJar.start(jar, "1g", port,
-					List.of("--spring.data.redis.port=" + redis.port(),
-							"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-							"--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN"),
-					work.resolve("swipe-service.log"));
-			service.awaitHealthy(Duration.ofSeconds(120));
-			HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+			List<String> settings = new ArrayList<>(
+					List.of("--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN"));
+			// any --name=value argument is a setting for the service
+			settings.addAll(options.settings());
+			ServiceJar service = stack.startService("swipe-service", "1g", "swipe-service.log", settings);
+			ServiceClient http = new ServiceClient(service.port(), Duration.ofSeconds(30));
 			Instant now = Instant.now();
-			try (Connection db = SeedData.connect(mariaDb.jdbcUrl(DATABASE), MariaDbServer.USER,
-					MariaDbServer.PASSWORD); JedisPooled jedis = new JedisPooled("127.0.0.1", redis.port())) {
+			UnifiedJedis jedis = stack.redis().client();
+			try (Connection db = SeedData.connect(stack.jdbcUrl(DATABASE), MariaDbServer.USER,
+					MariaDbServer.PASSWORD)) {
 				long started = System.nanoTime();
 				System.out.printf("seeding %,d profiles...%n", profiles);
 				// a bulk load is far faster into a table without secondary indexes, built
@@ -110,49 +96,51 @@ public final class DeckBench {
 				}
 				analyze(db, "swipe_history");
 
-				String loadBefore = loadAverage();
+				String loadBefore = BenchHost.loadAverage(" / ");
 				List<String[]> rows = new ArrayList<>();
+				long errors = 0;
 				for (int i = 0; i < viewers.size(); i++) {
 					long viewer = viewers.get(i);
-					String token = token(secret, viewer);
+					String token = Hs256.token(secret, viewer);
 					// warm-up: also rebuilds the viewer's filter from swipe_history
 					// (nothing is in Redis yet)
 					for (int w = 0; w < 5; w++) {
 						jedis.del("deck:{" + viewer + "}");
-						deck(http, port, token);
+						deck(http, token);
 					}
-					Histogram assemble = new Histogram(3);
 					Histogram sql = new Histogram(3);
-					int cards = 0;
-					int sqlRows = 0;
+					AtomicInteger cards = new AtomicInteger();
+					AtomicInteger sqlRows = new AtomicInteger();
 					int[] lastPrecision = { 6 };
 					for (int w = 0; w < 5; w++) {
 						notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
 					}
 					// the service and its baseline take turns, so both meet the same
 					// machine load
-					for (int n = 0; n < assemblies; n++) {
+					Result assemble = Load.sequence(assemblies, (call) -> {
 						jedis.del("deck:{" + viewer + "}");
+						call.startClock();
+						cards.set(deck(http, token));
+						call.stopClock();
 						long t0 = System.nanoTime();
-						cards = deck(http, port, token);
-						assemble.recordValue((System.nanoTime() - t0) / 1_000);
-						t0 = System.nanoTime();
-						sqlRows = notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision);
+						sqlRows.set(notExistsDeck(db, viewer, (double) city[1], (double) city[2], now, lastPrecision));
 						sql.recordValue((System.nanoTime() - t0) / 1_000);
-					}
+					});
 					// a person reads a page before asking for the next: that pause is
 					// what lets the next deck be assembled in the background
-					Histogram paging = page(http, port, token, jedis, viewer, pages, thinkMillis);
+					Result paging = page(http, token, jedis, viewer, pages, thinkMillis);
 					// a client that pages without pausing outruns the background refill
-					Histogram burst = page(http, port, token, jedis, viewer, pages, 0);
+					Result burst = page(http, token, jedis, viewer, pages, 0);
+					errors += assemble.errors() + paging.errors() + burst.errors();
 					long memory = bloomMemory(jedis, viewer);
 					String buckets = jedis.get("swiped_bf:{" + viewer + "}:count");
-					rows.add(new String[] { String.format("%,d", SWIPES[i]), ms(assemble, 50), ms(assemble, 99),
-							ms(paging, 50), ms(paging, 99), ms(burst, 50), ms(burst, 99), ms(sql, 50), ms(sql, 99),
+					rows.add(new String[] { String.format("%,d", SWIPES[i]), ms(assemble.latency(), 50),
+							ms(assemble.latency(), 99), ms(paging.latency(), 50), ms(paging.latency(), 99),
+							ms(burst.latency(), 50), ms(burst.latency(), 99), ms(sql, 50), ms(sql, 99),
 							String.format("%,d B (%s swipes)", memory, buckets), cards + " / " + sqlRows,
 							String.format("%,d", pools.get(i)) });
 				}
-				String loadAfter = loadAverage();
+				String loadAfter = BenchHost.loadAverage(" / ");
 				String mode = bloomMode(jedis);
 				System.out.println();
 				System.out.printf(
@@ -177,32 +165,24 @@ public final class DeckBench {
 				for (String[] row : rows) {
 					System.out.printf(format, (Object[]) row);
 				}
+				if (errors > 0) {
+					System.out.printf("%nerrors: %,d calls of GET /api/deck failed%n", errors);
+				}
 			}
-		}
-		finally {
-			if (service != null) {
-				service.stop();
-			}
-			redis.close();
-			mariaDb.close();
-			deleteQuietly(work);
 		}
 	}
 
 	/** {@code pages} calls from an empty deck, {@code thinkMillis} apart. */
-	private static Histogram page(HttpClient http, int port, String token, JedisPooled jedis, long viewer, int pages,
-			long thinkMillis) throws IOException, InterruptedException {
+	private static Result page(ServiceClient http, String token, UnifiedJedis jedis, long viewer, int pages,
+			long thinkMillis) throws InterruptedException {
 		// a refill still running from the last round would append to this one's deck
 		Thread.sleep(1_000);
 		jedis.del("deck:{" + viewer + "}");
-		Histogram latency = new Histogram(3);
-		for (int n = 0; n < pages; n++) {
-			long t0 = System.nanoTime();
-			deck(http, port, token);
-			latency.recordValue((System.nanoTime() - t0) / 1_000);
+		return Load.sequence(pages, (call) -> {
+			deck(http, token);
+			call.stopClock();
 			Thread.sleep(thinkMillis);
-		}
-		return latency;
+		});
 	}
 
 	private static Object[] densestCity() {
@@ -341,14 +321,10 @@ public final class DeckBench {
 		}
 	}
 
-	private static int deck(HttpClient http, int port, String token) throws IOException, InterruptedException {
-		HttpResponse<String> response = http
-			.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/deck?limit=20"))
-				.header("Authorization", "Bearer " + token)
-				.timeout(Duration.ofSeconds(30))
-				.build(), HttpResponse.BodyHandlers.ofString());
-		if (response.statusCode() != 200) {
-			throw new IllegalStateException("GET /api/deck answered " + response.statusCode() + ": " + response.body());
+	private static int deck(ServiceClient http, String token) {
+		Response response = http.get("/api/deck?limit=20", token);
+		if (response.status() != 200) {
+			throw new IllegalStateException("GET /api/deck answered " + response.status() + ": " + response.body());
 		}
 		int cards = 0;
 		for (int i = response.body().indexOf("\"user_id\""); i >= 0; i = response.body()
@@ -358,7 +334,7 @@ public final class DeckBench {
 		return cards;
 	}
 
-	private static long bloomMemory(JedisPooled jedis, long viewer) {
+	private static long bloomMemory(UnifiedJedis jedis, long viewer) {
 		String prefix = "swiped_bf:{" + viewer + "}:";
 		long total = 0;
 		Long count = jedis.memoryUsage(prefix + "count");
@@ -373,19 +349,10 @@ public final class DeckBench {
 		return total;
 	}
 
-	private static String bloomMode(JedisPooled jedis) {
+	private static String bloomMode(UnifiedJedis jedis) {
 		Object info = jedis.sendCommand(redis.clients.jedis.Protocol.Command.COMMAND, "INFO", "BF.RESERVE");
 		return (info instanceof List<?> entries && !entries.isEmpty() && entries.get(0) != null)
 				? "on RedisBloom (module)" : "on plain Redis bitmaps (no RedisBloom here)";
-	}
-
-	private static String loadAverage() {
-		try {
-			return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
-		}
-		catch (IOException ex) {
-			return "?";
-		}
 	}
 
 	private static void execute(Connection db, String sql) throws SQLException {
@@ -402,31 +369,6 @@ public final class DeckBench {
 
 	private static String ms(Histogram histogram, double percentile) {
 		return String.format("%.1f ms", histogram.getValueAtPercentile(percentile) / 1000.0);
-	}
-
-	/**
-	 * An HS256 JWT with {@code sub} and {@code exp}, as the app's auth service issues.
-	 */
-	private static String token(String secret, long userId) throws Exception {
-		Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
-		String header = base64.encodeToString("{\"alg\":\"HS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8));
-		String payload = base64.encodeToString(("{\"sub\":\"" + userId + "\",\"exp\":"
-				+ Instant.now().plus(Duration.ofHours(2)).getEpochSecond() + "}")
-			.getBytes(StandardCharsets.UTF_8));
-		Mac mac = Mac.getInstance("HmacSHA256");
-		mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-		String signature = base64
-			.encodeToString(mac.doFinal((header + "." + payload).getBytes(StandardCharsets.UTF_8)));
-		return header + "." + payload + "." + signature;
-	}
-
-	private static void deleteQuietly(Path dir) {
-		try (var paths = Files.walk(dir)) {
-			paths.sorted(java.util.Comparator.reverseOrder()).forEach((path) -> path.toFile().delete());
-		}
-		catch (IOException ex) {
-			// a leftover temp dir is harmless
-		}
 	}
 
 }

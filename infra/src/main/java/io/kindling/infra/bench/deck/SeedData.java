@@ -13,6 +13,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.Properties;
 import java.util.SplittableRandom;
 
+import io.kindling.infra.bench.BenchOptions;
+
 /**
  * Generates dating profiles into swipe-service's {@code profiles} table: people clustered
  * around real cities by population (plus a rural share), a realistic mix of genders,
@@ -48,13 +50,14 @@ public final class SeedData {
 	}
 
 	public static void main(String[] args) throws SQLException {
-		long profiles = longArg(args, "--profiles", 100_000);
-		long firstId = longArg(args, "--first-id", 1);
-		long seed = longArg(args, "--seed", 42);
-		String jdbcUrl = stringArg(args, "--jdbc-url",
+		BenchOptions options = BenchOptions.of(args);
+		long profiles = options.number("--profiles", 100_000);
+		long firstId = options.number("--first-id", 1);
+		long seed = options.number("--seed", 42);
+		String jdbcUrl = options.text("--jdbc-url",
 				"jdbc:mysql://127.0.0.1:3306/kindling_swipe?useSSL=false&allowPublicKeyRetrieval=true");
-		String user = stringArg(args, "--user", "kindling");
-		String password = stringArg(args, "--password", "kindling");
+		String user = options.text("--user", "kindling");
+		String password = options.text("--password", "kindling");
 		long started = System.nanoTime();
 		try (Connection connection = connect(jdbcUrl, user, password)) {
 			generate(connection, firstId, profiles, seed, Instant.now(), true);
@@ -189,23 +192,6 @@ public final class SeedData {
 		double u = 1 - random.nextDouble();
 		double v = random.nextDouble();
 		return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-	}
-
-	static long longArg(String[] args, String name, long fallback) {
-		String value = stringArg(args, name, null);
-		return (value != null) ? Long.parseLong(value.replace("_", "").replace(",", "")) : fallback;
-	}
-
-	static String stringArg(String[] args, String name, String fallback) {
-		for (int i = 0; i < args.length; i++) {
-			if (args[i].equals(name) && i + 1 < args.length) {
-				return args[i + 1];
-			}
-			if (args[i].startsWith(name + "=")) {
-				return args[i].substring(name.length() + 1);
-			}
-		}
-		return fallback;
 	}
 
 }

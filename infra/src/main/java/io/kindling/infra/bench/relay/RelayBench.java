@@ -21,6 +21,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -28,11 +30,13 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
-import io.kindling.infra.bench.BenchArgs;
-import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.CpuTime;
+import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Percentiles;
 import io.kindling.infra.bench.ServiceJar;
-import io.kindling.infra.kafka.KafkaBroker;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import org.HdrHistogram.Histogram;
@@ -76,36 +80,23 @@ public final class RelayBench {
 	private RelayBench() {
 	}
 
-	/** Clock ticks (10 ms) spread over events, in µs per event. */
-	private static double perEvent(long ticks, int events) {
-		return ticks * 10_000.0 / events;
-	}
-
 	public static void main(String[] args) throws Exception {
-		int backlog = (int) BenchArgs.longArg(args, "--backlog", 200_000);
-		int rate = (int) BenchArgs.longArg(args, "--rate", 1_000);
-		int seconds = (int) BenchArgs.longArg(args, "--seconds", 20);
-		Path root = BenchHost.root();
-		Path jar = ServiceJar.locate(root, "outbox-relay");
-		String tableShape = Files.readString(root.resolve("outbox/src/main/resources/db/outbox/V1__outbox_table.sql"))
-			.strip();
-		Path work = Files.createTempDirectory("kindling-bench-relay-");
-		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		KafkaBroker kafka = new KafkaBroker(work.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 12);
-		ServiceJar relay = null;
-		TopicCounter relayTopic = null;
-		TopicCounter naiveTopic = null;
-		try {
-			mariaDb.start();
-			kafka.start();
-			mariaDb.createDatabase(DATABASE);
-			String jdbcUrl = mariaDb.jdbcUrl(DATABASE);
+		BenchOptions options = BenchOptions.of(args);
+		int backlog = (int) options.number("--backlog", 200_000);
+		int rate = (int) options.number("--rate", 1_000);
+		int seconds = (int) options.number("--seconds", 20);
+		try (BenchStack stack = BenchStack.of("relay", options).mariaDb(DATABASE).kafka(12).start()) {
+			List<String> tableShape = outboxMigrations(stack.root());
+			String jdbcUrl = stack.jdbcUrl(DATABASE);
+			String bootstrapServers = stack.kafka().bootstrapServers();
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
 				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
-					db.createStatement().execute(tableShape.replace("${outbox_table}", table).replace(";", ""));
+					for (String migration : tableShape) {
+						db.createStatement().execute(migration.replace("${outbox_table}", table).replace(";", ""));
+					}
 				}
 			}
-			createTopics(kafka.bootstrapServers());
+			createTopics(bootstrapServers, stack.kafka().replicationFactor());
 			System.out.printf("relay bench: backlog %,d rows, %,d events/s for %d s, Kafka 12 partitions%n", backlog,
 					rate, seconds);
 			System.out.println("writing the backlogs...");
@@ -113,171 +104,119 @@ public final class RelayBench {
 			insertBacklog(jdbcUrl, "naive_outbox", backlog);
 
 			System.out.println("starting outbox-relay and draining its backlog...");
-			int port = FreePorts.pick();
 			int wakeUpPort = FreePorts.pick();
 			// --any.relay.setting=value on the bench's command line goes to the relay
-			List<String> tuning = Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).toList();
+			List<String> tuning = options.settings();
 			List<String> settings = new ArrayList<>(List.of("--kindling.relay.wake-up-port=" + wakeUpPort,
-					"--spring.kafka.bootstrap-servers=" + kafka.bootstrapServers(),
 					"--kindling.relay.sources[0].name=matches", "--kindling.relay.sources[0].url=" + jdbcUrl,
 					"--kindling.relay.sources[0].table=match_outbox", "--kindling.relay.sources[0].topic=" + TOPIC,
 					"--kindling.relay.sources[1].name=rooms", "--kindling.relay.sources[1].url=" + jdbcUrl,
 					"--kindling.relay.sources[1].table=room_outbox", "--kindling.relay.sources[1].topic=bench.rooms",
-					"--logging.level.root=WARN"));
+					"--logging.level.root=WARN",
+					// what the relay runs with, as Spring bound it, so the SQL-only drain
+					// runs with the same
+					"--management.endpoints.web.exposure.include=health,configprops",
+					"--management.endpoint.configprops.show-values=always"));
 			settings.addAll(tuning);
-			// what the relay runs with, so the SQL-only drain runs with the same
-			Path relayConfig = root.resolve("outbox-relay/src/main/resources/application.yml");
-			int workers = (int) relaySetting(tuning, relayConfig, "workers-per-source");
-			int batchSize = (int) relaySetting(tuning, relayConfig, "batch-size");
-			relay = ServiceJar.start(jar, "1g", port, settings, work.resolve("outbox-relay.log"));
-			relay.awaitHealthy(Duration.ofSeconds(120));
+			ServiceJar relay = stack.startService("outbox-relay", "1g", "outbox-relay.log", settings);
+			RelaySettings relaySettings = RelaySettings.of(new ServiceClient(relay.port()));
+			int workers = relaySettings.workersPerSource();
+			int batchSize = relaySettings.batchSize();
 			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
 			// this JVM (reading the topic's end offsets)
-			long[] drainPids = { relay.pid(), mariaDb.pid(), kafka.pid(), ProcessHandle.current().pid() };
-			long[] drainTicks = new long[drainPids.length];
-			for (int i = 0; i < drainPids.length; i++) {
-				drainTicks[i] = -BenchHost.cpuTicks(drainPids[i]);
-			}
-			Drain relayDrain = awaitPublished(kafka.bootstrapServers(), TOPIC, backlog, Duration.ofSeconds(180));
-			for (int i = 0; i < drainPids.length; i++) {
-				drainTicks[i] += BenchHost.cpuTicks(drainPids[i]);
-			}
+			CpuTime beforeDrain = stack.cpu();
+			Drain relayDrain = awaitPublished(bootstrapServers, TOPIC, backlog, Duration.ofSeconds(180));
+			CpuTime drainCpu = stack.cpu().minus(beforeDrain);
 
 			// the latency runs' consumers start at the topics' ends: they read only
 			// what those runs write
-			relayTopic = new TopicCounter(kafka.bootstrapServers(), TOPIC);
-			naiveTopic = new TopicCounter(kafka.bootstrapServers(), NAIVE_TOPIC);
+			try (TopicCounter relayTopic = new TopicCounter(bootstrapServers, TOPIC);
+					TopicCounter naiveTopic = new TopicCounter(bootstrapServers, NAIVE_TOPIC)) {
 
-			System.out.printf("naive relay on its backlog for %d s...%n", seconds);
-			NaiveRelay naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
-			naive.start();
-			long naiveStart = System.nanoTime();
-			long naiveCountBefore = naive.published.get();
-			Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
-			double naiveBacklogRate = (naive.published.get() - naiveCountBefore)
-					/ ((System.nanoTime() - naiveStart) / 1e9);
-			naive.stop();
-			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
-				db.createStatement().execute("DELETE FROM naive_outbox WHERE published_at IS NULL");
-			}
+				System.out.printf("naive relay on its backlog for %d s...%n", seconds);
+				NaiveRelay naive = new NaiveRelay(jdbcUrl, bootstrapServers);
+				naive.start();
+				long naiveStart = System.nanoTime();
+				long naiveCountBefore = naive.published.get();
+				Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));
+				double naiveBacklogRate = (naive.published.get() - naiveCountBefore)
+						/ ((System.nanoTime() - naiveStart) / 1e9);
+				naive.stop();
+				try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
+					db.createStatement().execute("DELETE FROM naive_outbox WHERE published_at IS NULL");
+				}
 
-			System.out.println("idle: counting the relay's queries for 5 s...");
-			double idleQueries = idleQueriesPerSecond(jdbcUrl, Duration.ofSeconds(5));
+				System.out.println("idle: counting the relay's queries for 5 s...");
+				double idleQueries = idleQueriesPerSecond(jdbcUrl, Duration.ofSeconds(5));
 
-			System.out.printf("outbox-relay at %,d events/s for %d s...%n", rate, seconds);
-			Histogram relayLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, 0);
+				System.out.printf("outbox-relay at %,d events/s for %d s...%n", rate, seconds);
+				Histogram relayLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, 0);
 
-			System.out.printf("outbox-relay at %,d events/s for %d s, writers ringing after commit...%n", rate,
-					seconds);
-			Histogram rungLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, wakeUpPort);
+				System.out.printf("outbox-relay at %,d events/s for %d s, writers ringing after commit...%n", rate,
+						seconds);
+				Histogram rungLatency = latencyRun(jdbcUrl, "match_outbox", relayTopic, rate, seconds, wakeUpPort);
 
-			System.out.printf("naive relay at %,d events/s for %d s...%n", rate, seconds);
-			naive = new NaiveRelay(jdbcUrl, kafka.bootstrapServers());
-			naive.start();
-			Histogram naiveLatency = latencyRun(jdbcUrl, "naive_outbox", naiveTopic, rate, seconds, 0);
-			long naiveLeft = unpublished(jdbcUrl, "naive_outbox");
-			naive.stop();
+				System.out.printf("naive relay at %,d events/s for %d s...%n", rate, seconds);
+				naive = new NaiveRelay(jdbcUrl, bootstrapServers);
+				naive.start();
+				Histogram naiveLatency = latencyRun(jdbcUrl, "naive_outbox", naiveTopic, rate, seconds, 0);
+				long naiveLeft = unpublished(jdbcUrl, "naive_outbox");
+				naive.stop();
 
-			System.out.printf("the relay's statements alone, no Kafka (%d workers, %,d per batch)...%n", workers,
-					batchSize);
-			relay.stop();
-			relay = null;
-			insertBacklog(jdbcUrl, "floor_outbox", backlog);
-			long[] floorPids = { mariaDb.pid(), ProcessHandle.current().pid() };
-			long[] floorTicks = { -BenchHost.cpuTicks(floorPids[0]), -BenchHost.cpuTicks(floorPids[1]) };
-			long floorStart = System.nanoTime();
-			long floorRows = new DatabaseFloor(jdbcUrl, "floor_outbox", workers, batchSize).drain();
-			double floorRate = floorRows / ((System.nanoTime() - floorStart) / 1e9);
-			floorTicks[0] += BenchHost.cpuTicks(floorPids[0]);
-			floorTicks[1] += BenchHost.cpuTicks(floorPids[1]);
-
-			System.out.println();
-			System.out.printf("Backlog of %,d rows (10,000 keys, ~300-byte JSON); then %,d events/s, each committed"
-					+ " in its own transaction, for %d s; latency = commit returned -> record polled by a consumer.%n%n",
-					backlog, rate, seconds);
-			String format = "| %-44s | %16s | %13s | %13s | %13s |%n";
-			System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
-			System.out.printf(format, "---", "---:", "---:", "---:", "---:");
-			System.out.printf(format,
-					tuning.isEmpty() ? "outbox-relay (%d workers, %d/batch)".formatted(workers, batchSize)
-							: "outbox-relay " + String.join(" ", tuning),
-					String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
-					ms(relayLatency, 100));
-			System.out.printf(format, "outbox-relay, writers ring after commit", "", ms(rungLatency, 50),
-					ms(rungLatency, 99), ms(rungLatency, 100));
-			System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
-					String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
-					ms(naiveLatency, 100));
-			System.out.printf(format, "the relay's SQL alone: claim + mark, no Kafka",
-					String.format("%,.0f", floorRate), "", "", "");
-			System.out.printf(
-					"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, bench %.0f; total %.0f%n",
-					perEvent(drainTicks[0], backlog), perEvent(drainTicks[1], backlog),
-					perEvent(drainTicks[2], backlog), perEvent(drainTicks[3], backlog),
-					perEvent(drainTicks[0] + drainTicks[1] + drainTicks[2] + drainTicks[3], backlog));
-			System.out.printf(
-					"the relay's SQL alone, CPU per event (µs): MariaDB %.0f, the bench's JDBC workers %.0f;"
-							+ " %,d rows%n",
-					perEvent(floorTicks[0], (int) floorRows), perEvent(floorTicks[1], (int) floorRows), floorRows);
-			System.out.printf(
-					"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
-							+ " (both sources, probe at polling.max-interval 50 ms)%n",
-					backlog, relayDrain.seconds(), idleQueries);
-			System.out.printf(
-					"naive: %,d of %,d latency-run events delivered in time, %,d still unpublished at the end%n",
-					naiveLatency.getTotalCount(), (long) rate * seconds, naiveLeft);
-		}
-		finally {
-			if (relayTopic != null) {
-				relayTopic.close();
-			}
-			if (naiveTopic != null) {
-				naiveTopic.close();
-			}
-			if (relay != null) {
+				System.out.printf("the relay's statements alone, no Kafka (%d workers, %,d per batch)...%n", workers,
+						batchSize);
 				relay.stop();
+				insertBacklog(jdbcUrl, "floor_outbox", backlog);
+				CpuTime beforeFloor = stack.cpu();
+				long floorStart = System.nanoTime();
+				long floorRows = new DatabaseFloor(jdbcUrl, "floor_outbox", workers, batchSize).drain();
+				double floorRate = floorRows / ((System.nanoTime() - floorStart) / 1e9);
+				CpuTime floorCpu = stack.cpu().minus(beforeFloor);
+
+				System.out.println();
+				System.out.printf("Backlog of %,d rows (10,000 keys, ~300-byte JSON); then %,d events/s, each committed"
+						+ " in its own transaction, for %d s; latency = commit returned -> record polled by a consumer.%n%n",
+						backlog, rate, seconds);
+				String format = "| %-44s | %16s | %13s | %13s | %13s |%n";
+				System.out.printf(format, "relay", "backlog events/s", "latency p50", "latency p99", "latency max");
+				System.out.printf(format, "---", "---:", "---:", "---:", "---:");
+				System.out.printf(format,
+						tuning.isEmpty() ? "outbox-relay (%d workers, %d/batch)".formatted(workers, batchSize)
+								: "outbox-relay " + String.join(" ", tuning),
+						String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50), ms(relayLatency, 99),
+						ms(relayLatency, 100));
+				System.out.printf(format, "outbox-relay, writers ring after commit", "", ms(rungLatency, 50),
+						ms(rungLatency, 99), ms(rungLatency, 100));
+				System.out.printf(format, "naive (1 row, sync send, 1 update per tx)",
+						String.format("%,.0f", naiveBacklogRate), ms(naiveLatency, 50), ms(naiveLatency, 99),
+						ms(naiveLatency, 100));
+				System.out.printf(format, "the relay's SQL alone: claim + mark, no Kafka",
+						String.format("%,.0f", floorRate), "", "", "");
+				System.out.printf(
+						"drain CPU per event (µs, from /proc): relay %.0f, MariaDB %.0f, Kafka broker %.0f, bench %.0f; total %.0f%n",
+						CpuTime.microsPer(drainCpu.services(), backlog), CpuTime.microsPer(drainCpu.mariaDb(), backlog),
+						CpuTime.microsPer(drainCpu.kafka(), backlog), CpuTime.microsPer(drainCpu.bench(), backlog),
+						CpuTime.microsPer(drainCpu.total(), backlog));
+				System.out.printf(
+						"the relay's SQL alone, CPU per event (µs): MariaDB %.0f, the bench's JDBC workers %.0f;"
+								+ " %,d rows%n",
+						CpuTime.microsPer(floorCpu.mariaDb(), floorRows),
+						CpuTime.microsPer(floorCpu.bench(), floorRows), floorRows);
+				System.out.printf(
+						"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
+								+ " (both sources, probe at polling.max-interval 50 ms)%n",
+						backlog, relayDrain.seconds(), idleQueries);
+				System.out.printf(
+						"naive: %,d of %,d latency-run events delivered in time, %,d still unpublished at the end%n",
+						naiveLatency.getTotalCount(), (long) rate * seconds, naiveLeft);
 			}
-			kafka.close();
-			mariaDb.close();
-			BenchHost.deleteQuietly(work);
 		}
 	}
 
-	/**
-	 * A relay setting given on the bench's command line, else the one in the relay's
-	 * {@code application.yml} ({@code kindling.relay.<name>}, a number).
-	 */
-	static long relaySetting(List<String> tuning, Path relayConfig, String name) throws IOException {
-		String prefix = "--kindling.relay." + name + "=";
-		for (int i = tuning.size() - 1; i >= 0; i--) {
-			if (tuning.get(i).startsWith(prefix)) {
-				return Long.parseLong(tuning.get(i).substring(prefix.length()));
-			}
-		}
-		// the file's own shape: kindling: at the margin, relay: under it, its settings
-		// four spaces in
-		String section = "";
-		for (String line : Files.readAllLines(relayConfig)) {
-			if (line.isBlank() || line.strip().startsWith("#")) {
-				continue;
-			}
-			if (!line.startsWith(" ")) {
-				section = line.strip();
-			}
-			else if (line.startsWith("  ") && !line.startsWith("   ")) {
-				section = section.split("/")[0] + "/" + line.strip();
-			}
-			else if (section.equals("kindling:/relay:") && line.startsWith("    " + name + ":")) {
-				return Long.parseLong(line.substring(line.indexOf(':') + 1).strip());
-			}
-		}
-		throw new IllegalStateException("no kindling.relay." + name + " in " + relayConfig);
-	}
-
-	private static void createTopics(String bootstrapServers) throws Exception {
+	private static void createTopics(String bootstrapServers, short replicas) throws Exception {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-			admin.createTopics(List.of(new NewTopic(TOPIC, 12, (short) 1), new NewTopic(NAIVE_TOPIC, 12, (short) 1),
-					new NewTopic("bench.rooms", 12, (short) 1)))
+			admin.createTopics(List.of(new NewTopic(TOPIC, 12, replicas), new NewTopic(NAIVE_TOPIC, 12, replicas),
+					new NewTopic("bench.rooms", 12, replicas)))
 				.all()
 				.get();
 		}
@@ -310,56 +249,57 @@ public final class RelayBench {
 	}
 
 	/**
-	 * Writes {@code rate} events a second, each in its own transaction, from 4 threads;
-	 * the latency of each is from its commit returning to a consumer polling it.
+	 * Writes {@code rate} events a second, each in its own transaction, on at most 4
+	 * connections; the latency of each is from its commit returning to a consumer polling
+	 * it. The first second warms the path and is not measured.
 	 */
 	private static Histogram latencyRun(String jdbcUrl, String table, TopicCounter topic, int rate, int seconds,
 			int wakeUpPort) throws Exception {
 		Map<String, Long> committedAt = new ConcurrentHashMap<>();
 		topic.arrivals.clear();
-		int threads = 4;
-		long start = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
-		long total = (long) rate * seconds;
-		List<Thread> writers = new ArrayList<>();
-		for (int t = 0; t < threads; t++) {
-			int thread = t;
-			writers.add(Thread.ofPlatform().start(() -> {
-				try (DatagramChannel ring = DatagramChannel.open();
-						Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER,
-								MariaDbServer.PASSWORD);
-						PreparedStatement insert = db.prepareStatement("INSERT INTO " + table
+		BlockingQueue<Connection> connections = new ArrayBlockingQueue<>(4);
+		try (DatagramChannel ring = DatagramChannel.open()) {
+			for (int i = 0; i < 4; i++) {
+				Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				db.setAutoCommit(false);
+				connections.add(db);
+			}
+			Load.OpenResult written = Load.openLoop(rate, Duration.ofSeconds(1), Duration.ofSeconds(seconds - 1),
+					(call) -> {
+						Connection db = connections.take();
+						try (PreparedStatement insert = db.prepareStatement("INSERT INTO " + table
 								+ " (event_id, event_type, event_key, key_hash, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)")) {
-					db.setAutoCommit(false);
-					for (long i = thread; i < total; i += threads) {
-						long due = start + i * 1_000_000_000L / rate;
-						long wait = due - System.nanoTime();
-						if (wait > 0) {
-							TimeUnit.NANOSECONDS.sleep(wait);
+							Event event = Event.next(call.index() % 1_000_000);
+							insert.setString(1, event.eventId());
+							insert.setString(2, "MATCH_CREATED");
+							insert.setString(3, event.key());
+							insert.setLong(4, event.keyHash());
+							insert.setString(5, event.payload());
+							insert.setTimestamp(6, Timestamp.from(Instant.now()));
+							insert.executeUpdate();
+							db.commit();
+							if (call.measured()) {
+								committedAt.put(event.eventId(), System.nanoTime());
+							}
+							if (wakeUpPort != 0) {
+								// what OutboxWakeUp does after commit
+								ring.send(ByteBuffer.wrap(table.getBytes(StandardCharsets.UTF_8)),
+										new InetSocketAddress("127.0.0.1", wakeUpPort));
+							}
 						}
-						Event event = Event.next((int) (i % 1_000_000));
-						insert.setString(1, event.eventId());
-						insert.setString(2, "MATCH_CREATED");
-						insert.setString(3, event.key());
-						insert.setLong(4, event.keyHash());
-						insert.setString(5, event.payload());
-						insert.setTimestamp(6, Timestamp.from(Instant.now()));
-						insert.executeUpdate();
-						db.commit();
-						committedAt.put(event.eventId(), System.nanoTime());
-						if (wakeUpPort != 0) {
-							// what OutboxWakeUp does after commit
-							ring.send(ByteBuffer.wrap(table.getBytes(StandardCharsets.UTF_8)),
-									new InetSocketAddress("127.0.0.1", wakeUpPort));
+						finally {
+							connections.add(db);
 						}
-					}
-				}
-				catch (SQLException | InterruptedException | IOException ex) {
-					throw new IllegalStateException(ex);
-				}
-			}));
+					});
+			long errors = written.leadIn().errors() + written.measured().errors();
+			if (errors > 0) {
+				System.out.printf("  %,d events could not be written: %s%n", errors, written.measured().errorKinds());
+			}
 		}
-		for (Thread writer : writers) {
-			writer.join();
+		finally {
+			for (Connection db : connections) {
+				db.close();
+			}
 		}
 		// Let the tail arrive (a naive relay that falls behind does not get forever).
 		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
@@ -367,11 +307,9 @@ public final class RelayBench {
 			Thread.sleep(100);
 		}
 		Histogram latency = new Histogram(TimeUnit.MINUTES.toMicros(10), 3);
-		// The first second warms the path; it is not measured.
-		long measuredFrom = start + TimeUnit.SECONDS.toNanos(1);
 		committedAt.forEach((eventId, committed) -> {
 			Long arrived = topic.arrivals.get(eventId);
-			if (arrived != null && committed >= measuredFrom) {
+			if (arrived != null) {
 				latency.recordValue(Math.max(0, TimeUnit.NANOSECONDS.toMicros(arrived - committed)));
 			}
 		});
@@ -402,6 +340,24 @@ public final class RelayBench {
 					.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE published_at IS NULL")) {
 			rs.next();
 			return rs.getLong(1);
+		}
+	}
+
+	/**
+	 * The outbox table's migrations as the services run them, in version order, each one
+	 * statement: the table the relay publishes is the services' table.
+	 */
+	private static List<String> outboxMigrations(Path root) throws IOException {
+		try (Stream<Path> files = Files.list(root.resolve("outbox/src/main/resources/db/outbox"))) {
+			List<Path> migrations = files.filter((file) -> file.getFileName().toString().matches("V\\d+__.*\\.sql"))
+				.sorted(java.util.Comparator.comparingInt((Path file) -> Integer
+					.parseInt(file.getFileName().toString().replaceFirst("^V(\\d+)__.*", "$1"))))
+				.toList();
+			List<String> statements = new ArrayList<>();
+			for (Path migration : migrations) {
+				statements.add(Files.readString(migration).strip());
+			}
+			return statements;
 		}
 	}
 

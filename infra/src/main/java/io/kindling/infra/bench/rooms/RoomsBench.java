@@ -1,14 +1,5 @@
 package io.kindling.infra.bench.rooms;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -22,30 +13,27 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
-import io.kindling.infra.bench.BenchArgs;
 import io.kindling.infra.bench.BenchHost;
-import io.kindling.infra.bench.ServiceJar;
-import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.CpuTime;
+import io.kindling.infra.bench.Load;
+import io.kindling.infra.bench.Load.Result;
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
-import io.kindling.infra.servers.RedisServer;
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
-import redis.clients.jedis.Jedis;
-import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.AbstractPipeline;
+import redis.clients.jedis.UnifiedJedis;
 
 import static io.kindling.infra.bench.Percentiles.ms;
 
@@ -62,9 +50,11 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * that learns of its room by polling (GET every second), as clients did before the
  * push;</li>
  * <li>the forming script's cost with 100, 10,000 and 100,000 tokens waiting in the queue
- * it pops from.</li>
+ * it pops from, and again with a tenth of the queue recent partners of the entry ahead of
+ * them (the script then looks past the two oldest).</li>
  * </ol>
- * Stops everything it started.
+ * {@code --phases forming} runs the last alone, without the services. Stops everything it
+ * started.
  */
 public final class RoomsBench {
 
@@ -75,8 +65,13 @@ public final class RoomsBench {
 
 	private static final int TOPICS = 512;
 
-	/** Rooms that did not form as expected, by the statuses of their two joins. */
-	private static final ConcurrentHashMap<String, AtomicLong> FAILED_ROOMS = new ConcurrentHashMap<>();
+	/**
+	 * What the push phase counts: joins sent while measured, rooms whose event never
+	 * came.
+	 */
+	private static final String JOINS = "joins";
+
+	private static final String MISSED = "missed";
 
 	private static final Pattern TOKEN = Pattern.compile("\"token\":\"([^\"]+)\"");
 
@@ -86,40 +81,39 @@ public final class RoomsBench {
 	}
 
 	public static void main(String[] args) throws Exception {
-		// HttpURLConnection keeps 5 idle connections per server unless told otherwise:
-		// with 32 clients the rest would open a new connection for every request
-		System.setProperty("http.maxConnections", "512");
-		int seconds = (int) BenchArgs.longArg(args, "--seconds", 10);
-		int clients = (int) BenchArgs.longArg(args, "--clients", 32);
+		BenchOptions options = BenchOptions.of(args);
+		int seconds = (int) options.number("--seconds", 10);
+		int clients = (int) options.number("--clients", 32);
 		// the JIT needs tens of thousands of calls of the join path before it is
 		// compiled; a short warm-up measures the compiler, not the service
-		int warmup = (int) BenchArgs.longArg(args, "--warmup", 60);
-		Path root = BenchHost.root();
-		Path jar = ServiceJar.locate(root, "matching-service");
-		Path formScript = root.resolve("matching-service/src/main/resources/scripts/form_room.lua");
-		Path work = Files.createTempDirectory("kindling-bench-rooms-");
-		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
-		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		List<ServiceJar> services = new ArrayList<>();
-		// an interrupted bench (Ctrl-C) stops what it started too
-		Thread cleanup = new Thread(() -> stopAll(services, redis, mariaDb, work), "rooms-bench-cleanup");
-		Runtime.getRuntime().addShutdownHook(cleanup);
-		try {
-			redis.start();
-			mariaDb.start();
-			mariaDb.createDatabase(DATABASE);
-			int portA = FreePorts.pick();
-			int portB = FreePorts.pick();
-			// any --name=value argument is a setting for both services
-			List<String> tuning = Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).toList();
-			services.add(startService(jar, portA, redis, mariaDb, tuning, work.resolve("matching-a.log")));
-			services.add(startService(jar, portB, redis, mariaDb, tuning, work.resolve("matching-b.log")));
-			Http a = new Http(portA);
-			Http b = new Http(portB);
-			for (ServiceJar service : services) {
-				service.awaitHealthy(Duration.ofSeconds(180));
+		int warmup = (int) options.number("--warmup", 60);
+		if (options.text("--phases", "all").equals("forming")) {
+			try (BenchStack stack = BenchStack.of("rooms", options).redis().start()) {
+				System.out.printf("rooms bench, forming only; load average %s%n", BenchHost.loadAverage(" / "));
+				List<FormCost> costs = formingCosts(stack,
+						stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua"));
+				String format = "| %-62s | %14s | %14s | %-22s |%n";
+				System.out.printf("%n" + format, "measurement", "value", "baseline", "ratio (target)");
+				System.out.printf(format, "---", "---:", "---:", "---");
+				printFormingCosts(format, costs);
+				System.out
+					.printf("%nEach row the median of 5 rounds of 2,000 calls; 1/10 incompatible: one entry in ten "
+							+ "is a recent partner of the entry ahead of it.%n");
 			}
-			addTopics(mariaDb.jdbcUrl(DATABASE));
+			return;
+		}
+		try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb(DATABASE).start()) {
+			Path formScript = stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua");
+			// rate limits off: the bench is one address joining far more than a person
+			// does; any --name=value argument is a setting for both services
+			List<String> settings = new ArrayList<>(List.of("--kindling.matching.rate-limit.joins-per-minute=0",
+					"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"));
+			settings.addAll(options.settings());
+			int portA = stack.startService("matching-service", "512m", "matching-a.log", settings).port();
+			int portB = stack.startService("matching-service", "512m", "matching-b.log", settings).port();
+			ServiceClient a = new ServiceClient(portA, Duration.ofSeconds(30));
+			ServiceClient b = new ServiceClient(portB, Duration.ofSeconds(30));
+			addTopics(stack.jdbcUrl(DATABASE));
 			System.out.printf(
 					"rooms bench: two instances (ports %d, %d), %d clients, %d s per phase, %d s warm-up; load average %s%n",
 					portA, portB, clients, seconds, warmup, BenchHost.loadAverage(" / "));
@@ -129,50 +123,18 @@ public final class RoomsBench {
 			rooms(a, b, clients, Math.max(3, warmup - warmup / 4));
 			// CPU each process really spent per request: the two services, MariaDB,
 			// Redis, this JVM (the clients)
-			long[][] pids = { services.stream().mapToLong(ServiceJar::pid).toArray(), { mariaDb.pid() },
-					{ redis.pid() }, { ProcessHandle.current().pid() } };
 			System.out.println("no-op endpoint at full speed...");
-			long[] beforeNoOp = cpuTicks(pids);
-			Throughput noOp = noOp(a, b, clients, seconds);
-			long[] noOpTicks = minus(cpuTicks(pids), beforeNoOp);
+			CpuTime beforeNoOp = stack.cpu();
+			Result noOp = noOp(a, b, clients, seconds);
+			CpuTime noOpCpu = stack.cpu().minus(beforeNoOp);
 			System.out.println("join -> matched at full speed...");
-			long[] beforeRooms = cpuTicks(pids);
-			FAILED_ROOMS.clear();
-			Throughput rooms = rooms(a, b, clients, seconds);
-			long[] roomsTicks = minus(cpuTicks(pids), beforeRooms);
+			CpuTime beforeRooms = stack.cpu();
+			Result rooms = rooms(a, b, clients, seconds);
+			CpuTime roomsCpu = stack.cpu().minus(beforeRooms);
 			System.out.println("push latency at 200 joins/s, beside 1 s polling...");
 			PushResult push = push(a, b, seconds);
 			System.out.println("forming cost by queue depth...");
-			List<FormCost> costs = new ArrayList<>();
-			try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
-				String sha = jedis.scriptLoad(Files.readString(formScript));
-				int[] depths = { 100, 10_000, 100_000 };
-				// scores from two minutes ago, one ms apart: none times out while
-				// measured
-				NEXT_SCORE[0] = System.currentTimeMillis() - 120_000;
-				for (int depth : depths) {
-					fill(jedis, depth);
-				}
-				// rounds alternate the depths, so a burst of other work on the machine
-				// hits them alike; each depth reports its median round
-				List<List<FormCost>> rounds = new ArrayList<>();
-				for (int round = 0; round < 5; round++) {
-					List<FormCost> thisRound = new ArrayList<>();
-					for (int depth : depths) {
-						thisRound.add(formCost(jedis, sha, depth, 2_000));
-					}
-					rounds.add(thisRound);
-				}
-				for (int i = 0; i < depths.length; i++) {
-					int index = i;
-					List<FormCost> byP50 = rounds.stream()
-						.map((round) -> round.get(index))
-						.sorted(Comparator.comparingDouble(FormCost::p50Micros))
-						.toList();
-					costs.add(byP50.get(byP50.size() / 2));
-				}
-			}
-
+			List<FormCost> costs = formingCosts(stack, formScript);
 			System.out.println();
 			System.out.printf(
 					"Two matching-service instances, one Redis, one MariaDB, %d closed-loop clients, %d s per row; this 2-core machine.%n%n",
@@ -180,13 +142,15 @@ public final class RoomsBench {
 			String format = "| %-62s | %14s | %14s | %-22s |%n";
 			System.out.printf(format, "measurement", "value", "baseline", "ratio (target)");
 			System.out.printf(format, "---", "---:", "---:", "---");
-			double requestRatio = rooms.requestsPerSecond() / noOp.requestsPerSecond();
+			double noOpRequestsPerSecond = noOp.attempts() / noOp.seconds();
+			double roomsRequestsPerSecond = 4 * rooms.attempts() / rooms.seconds();
+			double requestRatio = roomsRequestsPerSecond / noOpRequestsPerSecond;
 			System.out.printf(format, "join→matched: rooms/s (join on one, forming join on the other)",
-					String.format("%,.0f rooms/s", rooms.roomsPerSecond()),
-					String.format("%,.0f req/s no-op", noOp.requestsPerSecond()), "");
+					String.format("%,.0f rooms/s", rooms.perSecond()),
+					String.format("%,.0f req/s no-op", noOpRequestsPerSecond), "");
 			System.out.printf(format, "join→matched: its requests/s vs the no-op's",
-					String.format("%,.0f req/s", rooms.requestsPerSecond()),
-					String.format("%,.0f req/s", noOp.requestsPerSecond()),
+					String.format("%,.0f req/s", roomsRequestsPerSecond),
+					String.format("%,.0f req/s", noOpRequestsPerSecond),
 					String.format("%.2f (≥ 0.5: %s)", requestRatio, (requestRatio >= 0.5) ? "met" : "not met"));
 			System.out.printf(format, "join that forms a room: p50 / p99 latency",
 					String.format("%.1f / %.1f ms", ms(rooms.latency(), 50), ms(rooms.latency(), 99)),
@@ -199,22 +163,14 @@ public final class RoomsBench {
 					String.format("p99 ≤ 20 ms: %s", (ms(push.pushed(), 99) <= 20) ? "met" : "not met"));
 			System.out.printf(format, "push: joins/s offered / achieved", "200 joins/s",
 					String.format("%.0f joins/s", push.joinsPerSecond()), "");
-			FormCost base = costs.get(0);
-			for (FormCost cost : costs) {
-				System.out.printf(format,
-						String.format("form_room.lua, %,d waiting: p50 / p99 (median of 5 rounds)", cost.depth()),
-						String.format("%.0f / %.0f µs", cost.p50Micros(), cost.p99Micros()),
-						String.format("%.0f / %.0f µs", base.p50Micros(), base.p99Micros()),
-						String.format("%.2f (≤ 1.20: %s)", cost.p50Micros() / base.p50Micros(),
-								(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
-			}
+			printFormingCosts(format, costs);
 			System.out.printf(
 					"%nCPU per request (ms, from /proc; not distorted by other load): no-op %s; join→matched %s (services, MariaDB, Redis, clients)%n",
-					perRequest(noOpTicks, noOp), perRequest(roomsTicks, rooms));
+					perRequest(noOpCpu, noOp.attempts()), perRequest(roomsCpu, 4 * rooms.attempts()));
 			System.out.printf(
 					"errors: no-op %d, rooms %d (statuses of the two joins: %s), push %d (missed %d); load average at the end %s%n",
-					noOp.errors(), rooms.errors(), new ConcurrentSkipListMap<>(FAILED_ROOMS), push.errors(),
-					push.missed(), BenchHost.loadAverage(" / "));
+					noOp.errors(), rooms.errors(), rooms.errorKinds(), push.errors(), push.missed(),
+					BenchHost.loadAverage(" / "));
 			System.out.printf("pushes over %d ms (time into the measured phase): %s%n", SLOW_PUSH_MICROS / 1_000,
 					push.slow().isEmpty() ? "none" : String.join(", ", push.slow()));
 			System.out.printf(
@@ -222,148 +178,115 @@ public final class RoomsBench {
 					ms(push.leadIn(), 50), ms(push.leadIn(), 99), push.leadIn().getMaxValue() / 1e3,
 					push.leadIn().getTotalCount());
 		}
-		finally {
-			stopAll(services, redis, mariaDb, work);
-			Runtime.getRuntime().removeShutdownHook(cleanup);
+	}
+
+	/**
+	 * The forming script's cost on the bench's own queues, each depth with and without a
+	 * tenth incompatible.
+	 */
+	static List<FormCost> formingCosts(BenchStack stack, Path formScript) throws java.io.IOException {
+		List<FormCost> costs = new ArrayList<>();
+		UnifiedJedis jedis = stack.redis().client();
+		String sha = jedis.scriptLoad(Files.readString(formScript));
+		int[] depths = { 100, 10_000, 100_000 };
+		// scores from two minutes ago, one ms apart: none times out while
+		// measured
+		NEXT_SCORE[0] = System.currentTimeMillis() - 120_000;
+		List<BenchQueue> queues = new ArrayList<>();
+		for (boolean tenth : new boolean[] { false, true }) {
+			for (int depth : depths) {
+				BenchQueue queue = new BenchQueue(depth, tenth);
+				fill(jedis, queue);
+				queues.add(queue);
+			}
+		}
+		// rounds alternate the queues, so a burst of other work on the machine
+		// hits them alike; each queue reports its median round
+		List<List<FormCost>> rounds = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
+			List<FormCost> thisRound = new ArrayList<>();
+			for (BenchQueue queue : queues) {
+				thisRound.add(formCost(jedis, sha, queue, 2_000));
+			}
+			rounds.add(thisRound);
+		}
+		for (int i = 0; i < queues.size(); i++) {
+			int index = i;
+			List<FormCost> byP50 = rounds.stream()
+				.map((round) -> round.get(index))
+				.sorted(Comparator.comparingDouble(FormCost::p50Micros))
+				.toList();
+			costs.add(byP50.get(byP50.size() / 2));
+		}
+		return costs;
+	}
+
+	private static void printFormingCosts(String format, List<FormCost> costs) {
+		FormCost base = costs.get(0);
+		for (FormCost cost : costs) {
+			System.out.printf(format,
+					String.format("form_room.lua, %,d waiting%s: p50 / p99", cost.depth(),
+							cost.tenthIncompatible() ? ", 1/10 incompatible" : ""),
+					String.format("%.0f / %.0f µs", cost.p50Micros(), cost.p99Micros()),
+					String.format("%.0f / %.0f µs", base.p50Micros(), base.p99Micros()),
+					String.format("%.2f (≤ 1.20: %s)", cost.p50Micros() / base.p50Micros(),
+							(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
 		}
 	}
 
-	private static synchronized void stopAll(List<ServiceJar> services, RedisServer redis, MariaDbServer mariaDb,
-			Path work) {
-		ServiceJar.stopAll(services);
-		redis.close();
-		mariaDb.close();
-		BenchHost.deleteQuietly(work);
-	}
-
-	private static long[] cpuTicks(long[][] pids) {
-		long[] ticks = new long[pids.length];
-		for (int i = 0; i < pids.length; i++) {
-			ticks[i] = BenchHost.cpuTicks(pids[i]);
-		}
-		return ticks;
-	}
-
-	private static long[] minus(long[] after, long[] before) {
-		long[] difference = new long[after.length];
-		for (int i = 0; i < after.length; i++) {
-			difference[i] = after[i] - before[i];
-		}
-		return difference;
-	}
-
-	/** "total (a + b + c + d)" in ms per request, from clock ticks of 10 ms. */
-	private static String perRequest(long[] ticks, Throughput throughput) {
-		double requests = Math.max(1, throughput.requests());
-		StringBuilder parts = new StringBuilder();
-		long total = 0;
-		for (long tick : ticks) {
-			total += tick;
-			parts.append((parts.length() == 0) ? "" : " + ").append(String.format("%.2f", tick * 10.0 / requests));
-		}
-		return String.format("%.2f (%s)", total * 10.0 / requests, parts);
-	}
-
-	record Throughput(long operations, long requests, long errors, double seconds, Histogram latency) {
-
-		double requestsPerSecond() {
-			return this.requests / this.seconds;
-		}
-
-		double roomsPerSecond() {
-			return this.operations / this.seconds;
-		}
-
+	/**
+	 * "total (services + MariaDB + Redis + clients)" in ms per request.
+	 */
+	private static String perRequest(CpuTime cpu, double requests) {
+		return String.format("%.2f (%.2f + %.2f + %.2f + %.2f)", CpuTime.msPer(cpu.total(), requests),
+				CpuTime.msPer(cpu.services(), requests), CpuTime.msPer(cpu.mariaDb(), requests),
+				CpuTime.msPer(cpu.redis(), requests), CpuTime.msPer(cpu.bench(), requests));
 	}
 
 	/**
 	 * Closed loop on the liveness probe: the framework's own ceiling on these instances.
 	 */
-	static Throughput noOp(Http a, Http b, int clients, int seconds) throws InterruptedException {
-		return closedLoop(clients, seconds, (worker, latency) -> {
-			Http http = (worker % 2 == 0) ? a : b;
-			long start = System.nanoTime();
+	static Result noOp(ServiceClient a, ServiceClient b, int clients, int seconds) throws InterruptedException {
+		return Load.closedLoop(clients, Duration.ofSeconds(seconds), (call) -> {
+			ServiceClient http = (call.index() % 2 == 0) ? a : b;
 			Response response = http.send("GET", "/actuator/health/liveness", null, null);
-			latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
-			return (response.status() == 200) ? new long[] { 1, 1, 0 } : new long[] { 0, 1, 1 };
+			if (response.status() != 200) {
+				throw new IllegalStateException("liveness " + response.status());
+			}
 		});
 	}
 
 	/**
 	 * Closed loop of rooms: each worker has two sessions and its own topic; the first
 	 * joins on one instance and waits, the second's join on the other forms the room
-	 * (200); then both leave. Even workers join first on A, odd ones on B, so both
-	 * instances form rooms: the warm-up compiles the forming path on both, which the push
-	 * phase then needs on A.
+	 * (200, the one timed); then both leave: four requests. Even workers join first on A,
+	 * odd ones on B, so both instances form rooms: the warm-up compiles the forming path
+	 * on both, which the push phase then needs on A. A room that did not form is an error
+	 * named by the statuses of its two joins.
 	 */
-	static Throughput rooms(Http a, Http b, int clients, int seconds) throws InterruptedException {
+	static Result rooms(ServiceClient a, ServiceClient b, int clients, int seconds) throws InterruptedException {
 		String[][] sessions = new String[clients][2];
 		for (int i = 0; i < clients; i++) {
-			sessions[i][0] = a.session();
-			sessions[i][1] = b.session();
+			sessions[i][0] = session(a);
+			sessions[i][1] = session(b);
 		}
-		return closedLoop(clients, seconds, (worker, latency) -> {
+		return Load.closedLoop(clients, Duration.ofSeconds(seconds), (call) -> {
+			int worker = call.index();
 			String first = sessions[worker][0];
 			String second = sessions[worker][1];
-			Http waitsOn = (worker % 2 == 0) ? a : b;
-			Http formsOn = (worker % 2 == 0) ? b : a;
+			ServiceClient waitsOn = (worker % 2 == 0) ? a : b;
+			ServiceClient formsOn = (worker % 2 == 0) ? b : a;
 			String body = "{\"topic_id\":" + (FIRST_TOPIC + worker % TOPICS) + ",\"size\":2}";
 			Response waiting = waitsOn.send("POST", "/api/matching", first, body);
-			long start = System.nanoTime();
+			call.startClock();
 			Response matched = formsOn.send("POST", "/api/matching", second, body);
-			latency.recordValue(Math.max(1, (System.nanoTime() - start) / 1_000));
+			call.stopClock();
 			waitsOn.send("DELETE", "/api/matching", first, null);
 			formsOn.send("DELETE", "/api/matching", second, null);
-			boolean ok = waiting.status() == 202 && matched.status() == 200;
-			if (!ok) {
-				FAILED_ROOMS.computeIfAbsent(waiting.status() + " then " + matched.status(), (key) -> new AtomicLong())
-					.incrementAndGet();
+			if (waiting.status() != 202 || matched.status() != 200) {
+				throw new IllegalStateException(waiting.status() + " then " + matched.status());
 			}
-			return new long[] { ok ? 1 : 0, 4, ok ? 0 : 1 };
 		});
-	}
-
-	interface Step {
-
-		/**
-		 * @return {operations done, requests sent, errors}
-		 */
-		long[] run(int worker, Histogram latency);
-
-	}
-
-	static Throughput closedLoop(int clients, int seconds, Step step) throws InterruptedException {
-		AtomicLong operations = new AtomicLong();
-		AtomicLong requests = new AtomicLong();
-		AtomicLong errors = new AtomicLong();
-		Histogram latency = new Histogram(60_000_000L, 3);
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-		long started = System.nanoTime();
-		ExecutorService pool = Executors.newFixedThreadPool(clients);
-		for (int i = 0; i < clients; i++) {
-			int worker = i;
-			pool.execute(() -> {
-				Histogram mine = new Histogram(60_000_000L, 3);
-				while (System.nanoTime() < deadline) {
-					try {
-						long[] done = step.run(worker, mine);
-						operations.addAndGet(done[0]);
-						requests.addAndGet(done[1]);
-						errors.addAndGet(done[2]);
-					}
-					catch (RuntimeException ex) {
-						errors.incrementAndGet();
-					}
-				}
-				synchronized (latency) {
-					latency.add(mine);
-				}
-			});
-		}
-		pool.shutdown();
-		pool.awaitTermination(seconds + 60L, TimeUnit.SECONDS);
-		double elapsed = (System.nanoTime() - started) / 1e9;
-		return new Throughput(operations.get(), requests.get(), errors.get(), elapsed, latency);
 	}
 
 	record PushResult(Histogram pushed, Histogram polled, double joinsPerSecond, long errors, long missed,
@@ -378,160 +301,197 @@ public final class RoomsBench {
 	 * 100 rooms/s (200 joins/s), open loop. Nine in ten rooms have a listener with an
 	 * event stream open on B; one in ten a client polling every second, whose phase is
 	 * random against the room's forming. The first second runs at the same rate
-	 * unmeasured, with the client's threads started beforehand: the target is a latency
-	 * at a steady 200 joins/s, and the first rooms pay for the push path's first use on
-	 * the instances (the warm-up opens no event stream).
+	 * unmeasured: the target is a latency at a steady 200 joins/s, and the first rooms
+	 * pay for the push path's first use on the instances (the warm-up opens no event
+	 * stream).
 	 */
-	static PushResult push(Http a, Http b, int seconds) throws Exception {
+	static PushResult push(ServiceClient a, ServiceClient b, int seconds) throws Exception {
 		int roomsPerSecond = 100;
 		int leadIn = roomsPerSecond;
 		int rooms = roomsPerSecond * seconds;
 		BlockingQueue<String> completers = new ArrayBlockingQueue<>(leadIn + rooms + 10);
 		for (int i = 0; i < leadIn + rooms + 10; i++) {
-			completers.add(a.session());
+			completers.add(session(a));
 		}
 		BlockingQueue<Listener> listeners = new ArrayBlockingQueue<>(192);
 		List<Listener> all = new ArrayList<>();
-		for (int i = 0; i < 192; i++) {
-			Listener listener = new Listener(b, b.session());
-			listener.open();
-			all.add(listener);
-			listeners.add(listener);
-		}
 		Histogram pushed = new Histogram(60_000_000L, 3);
 		Histogram polled = new Histogram(60_000_000L, 3);
 		Histogram leadInPushed = new Histogram(60_000_000L, 3);
-		AtomicLong errors = new AtomicLong();
-		AtomicLong missed = new AtomicLong();
-		AtomicLong joins = new AtomicLong();
 		List<String> slow = Collections.synchronizedList(new ArrayList<>());
-		ThreadPoolExecutor pool = (ThreadPoolExecutor) Executors.newFixedThreadPool(256);
-		pool.prestartAllCoreThreads();
-		long periodNanos = 1_000_000_000L / roomsPerSecond;
-		long started = System.nanoTime() + leadIn * periodNanos;
-		for (int k = -leadIn; k < rooms; k++) {
-			boolean measured = k >= 0;
-			long due = started + k * periodNanos;
-			long wait = due - System.nanoTime();
-			if (wait > 0) {
-				TimeUnit.NANOSECONDS.sleep(wait);
+		try {
+			for (int i = 0; i < 192; i++) {
+				Listener listener = Listener.open(b, session(b));
+				all.add(listener);
+				listeners.add(listener);
 			}
-			String topic = "{\"topic_id\":" + (FIRST_TOPIC + Math.floorMod(k, TOPICS)) + ",\"size\":2}";
-			String completer = completers.take();
-			if (Math.floorMod(k, 10) == 9) {
-				pool.execute(() -> polledRoom(a, b, topic, completer, measured ? polled : new Histogram(60_000_000L, 3),
-						errors, measured ? joins : new AtomicLong()));
-				continue;
-			}
-			pool.execute(() -> {
-				Listener listener = listeners.poll();
-				if (listener == null) {
-					missed.incrementAndGet();
-					return;
-				}
-				try {
-					CountDownLatch matched = listener.expect();
-					if (b.send("POST", "/api/matching", listener.token(), topic).status() != 202) {
-						errors.incrementAndGet();
-						return;
-					}
-					long sent = System.nanoTime();
-					Response completing = a.send("POST", "/api/matching", completer, topic);
-					if (measured) {
-						joins.addAndGet(2);
-					}
-					if (completing.status() != 200) {
-						errors.incrementAndGet();
-					}
-					if (matched.await(5, TimeUnit.SECONDS)) {
-						long micros = Math.max(1, (listener.matchedAt() - sent) / 1_000);
-						Histogram into = measured ? pushed : leadInPushed;
-						synchronized (into) {
-							into.recordValue(micros);
+			Load.OpenResult run = Load.openLoop(roomsPerSecond, Duration.ofSeconds(1), Duration.ofSeconds(seconds),
+					(call) -> {
+						String topic = "{\"topic_id\":" + (FIRST_TOPIC + Math.floorMod(call.index(), TOPICS))
+								+ ",\"size\":2}";
+						String completer = completers.take();
+						if (call.index() % 10 == 9) {
+							polledRoom(a, b, topic, completer, call.measured() ? polled : null, call);
+							return;
 						}
-						if (measured && micros > SLOW_PUSH_MICROS) {
-							slow.add(String.format("%.1f ms at %.2f s", micros / 1e3, (sent - started) / 1e9));
+						Listener listener = listeners.poll();
+						if (listener == null) {
+							call.count(MISSED);
+							return;
 						}
-					}
-					else {
-						missed.incrementAndGet();
-					}
-					b.send("DELETE", "/api/matching", listener.token(), null);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-				}
-				catch (RuntimeException ex) {
-					errors.incrementAndGet();
-				}
-				finally {
-					listeners.add(listener);
-				}
-			});
+						try {
+							CountDownLatch matched = listener.expect();
+							Response waiting = b.send("POST", "/api/matching", listener.token(), topic);
+							if (waiting.status() != 202) {
+								throw new IllegalStateException("the listener's join: " + waiting.status());
+							}
+							long sent = System.nanoTime();
+							Duration intoRun = call.sinceRunStart();
+							Response completing = a.send("POST", "/api/matching", completer, topic);
+							if (call.measured()) {
+								call.count(JOINS, 2);
+							}
+							if (completing.status() != 200) {
+								throw new IllegalStateException("the completing join: " + completing.status());
+							}
+							if (!matched.await(5, TimeUnit.SECONDS)) {
+								call.count(MISSED);
+								return;
+							}
+							long micros = Math.max(1, (listener.matchedAt() - sent) / 1_000);
+							Histogram into = call.measured() ? pushed : leadInPushed;
+							synchronized (into) {
+								into.recordValue(micros);
+							}
+							if (call.measured() && micros > SLOW_PUSH_MICROS) {
+								slow.add(String.format("%.1f ms at %.2f s", micros / 1e3, intoRun.toNanos() / 1e9));
+							}
+						}
+						finally {
+							b.send("DELETE", "/api/matching", listener.token(), null);
+							listeners.add(listener);
+						}
+					});
+			Result measured = run.measured();
+			return new PushResult(pushed, polled, measured.count(JOINS) / measured.seconds(),
+					measured.errors() + run.leadIn().errors(), measured.count(MISSED) + run.leadIn().count(MISSED),
+					List.copyOf(slow), leadInPushed);
 		}
-		pool.shutdown();
-		pool.awaitTermination(60, TimeUnit.SECONDS);
-		double elapsed = (System.nanoTime() - started) / 1e9;
-		// the listeners' streams end when the services stop: closing one blocks on its
-		// reader
-		return new PushResult(pushed, polled, joins.get() / elapsed, errors.get(), missed.get(), List.copyOf(slow),
-				leadInPushed);
+		finally {
+			all.forEach(Listener::close);
+		}
 	}
 
 	/**
 	 * A client without the push: polls every second; the room forms at a random point of
-	 * its cycle.
+	 * its cycle. Its latency goes to {@code polled} unless that is null (the lead-in).
 	 */
-	private static void polledRoom(Http a, Http b, String topic, String completer, Histogram polled, AtomicLong errors,
-			AtomicLong joins) {
-		try {
-			String poller = b.session();
-			long joined = System.nanoTime();
-			if (b.send("POST", "/api/matching", poller, topic).status() != 202) {
-				errors.incrementAndGet();
-				return;
+	private static void polledRoom(ServiceClient a, ServiceClient b, String topic, String completer,
+			@Nullable Histogram polled, Load.Call call) throws InterruptedException {
+		String poller = session(b);
+		long joined = System.nanoTime();
+		Response waiting = b.send("POST", "/api/matching", poller, topic);
+		if (waiting.status() != 202) {
+			throw new IllegalStateException("the poller's join: " + waiting.status());
+		}
+		TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextInt(1_000));
+		long sent = System.nanoTime();
+		a.send("POST", "/api/matching", completer, topic);
+		if (call.measured()) {
+			call.count(JOINS, 2);
+		}
+		for (int poll = 1; poll <= 5; poll++) {
+			long due = joined + poll * 1_000_000_000L;
+			long wait = due - System.nanoTime();
+			if (wait > 0) {
+				TimeUnit.NANOSECONDS.sleep(wait);
 			}
-			TimeUnit.MILLISECONDS.sleep(ThreadLocalRandom.current().nextInt(1_000));
-			long sent = System.nanoTime();
-			a.send("POST", "/api/matching", completer, topic);
-			joins.addAndGet(2);
-			for (int poll = 1; poll <= 5; poll++) {
-				long due = joined + poll * 1_000_000_000L;
-				long wait = due - System.nanoTime();
-				if (wait > 0) {
-					TimeUnit.NANOSECONDS.sleep(wait);
-				}
-				Matcher status = STATUS.matcher(b.send("GET", "/api/matching", poller, null).body());
-				if (status.find() && status.group(1).equals("matched")) {
+			Matcher status = STATUS.matcher(b.send("GET", "/api/matching", poller, null).body());
+			if (status.find() && status.group(1).equals("matched")) {
+				if (polled != null) {
 					synchronized (polled) {
 						polled.recordValue(Math.max(1, (System.nanoTime() - sent) / 1_000));
 					}
-					return;
 				}
+				return;
 			}
-			errors.incrementAndGet();
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		throw new IllegalStateException("the poller saw no room in 5 s");
 	}
 
-	record FormCost(int depth, double p50Micros, double p99Micros) {
+	record FormCost(int depth, boolean tenthIncompatible, double p50Micros, double p99Micros) {
 
 	}
 
 	/**
-	 * Runs form_room.lua on a size-2 queue holding {@code depth} tokens, topping it up
-	 * after each pop so the depth holds. The queue is the bench's own key, outside the
-	 * services' set of active queues, so their sweepers never touch it.
+	 * A size-2 queue of the bench's own (outside the services' set of active queues, so
+	 * their sweepers never touch it), with its popped records and its entries' recent
+	 * partners. With a tenth incompatible, one entry in ten is a recent partner of the
+	 * entry ahead of it, so a tenth of the pops find the two oldest unable to share a
+	 * room and look further.
 	 */
-	static void fill(Jedis jedis, int depth) {
-		String prefix = "bench:" + depth + ":";
-		Pipeline pipeline = jedis.pipelined();
-		for (int i = 0; i < depth; i++) {
-			add(pipeline, prefix, prefix + "queue:1:2", NEXT_SCORE);
+	static final class BenchQueue {
+
+		final int depth;
+
+		final boolean tenthIncompatible;
+
+		final String prefix;
+
+		String lastToken = "";
+
+		long added;
+
+		BenchQueue(int depth, boolean tenthIncompatible) {
+			this.depth = depth;
+			this.tenthIncompatible = tenthIncompatible;
+			this.prefix = "bench:" + depth + (tenthIncompatible ? ":tenth:" : ":plain:");
 		}
-		pipeline.sync();
+
+		List<String> keys() {
+			return List.of(this.prefix + "queue:1:2", this.prefix + "popped", this.prefix + "entry-partners");
+		}
+
+		void add(AbstractPipeline pipeline, long[] next) {
+			String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
+			long score = next[0]++;
+			// a queue's member is "<token>:<join id>"; the tokens' claims live in other
+			// slots
+			String member = token + ":" + Long.toHexString(score);
+			pipeline.zadd(keys().get(0), score, member);
+			if (this.tenthIncompatible && ++this.added % 10 == 0 && !this.lastToken.isEmpty()) {
+				// as enqueue.lua stores a joiner's list: "<partner id>:<until ms>"
+				pipeline.hset(keys().get(2), member,
+						partnerId(this.lastToken) + ":" + (System.currentTimeMillis() + 3_600_000));
+			}
+			this.lastToken = token;
+		}
+
+	}
+
+	/**
+	 * As the service names a recent partner: the first 16 hex digits of its token's
+	 * SHA-1.
+	 */
+	static String partnerId(String token) {
+		try {
+			byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+				.digest(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			return java.util.HexFormat.of().formatHex(digest, 0, 8);
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Fills the queue to its depth. */
+	static void fill(UnifiedJedis jedis, BenchQueue queue) {
+		// closing a pooled client's pipeline gives its connection back
+		try (AbstractPipeline pipeline = jedis.pipelined()) {
+			for (int i = 0; i < queue.depth; i++) {
+				queue.add(pipeline, NEXT_SCORE);
+			}
+		}
 	}
 
 	/**
@@ -539,53 +499,69 @@ public final class RoomsBench {
 	 */
 	private static final long[] NEXT_SCORE = { System.currentTimeMillis() - 150_000 };
 
-	static FormCost formCost(Jedis jedis, String sha, int depth, int calls) {
-		String prefix = "bench:" + depth + ":";
-		String queue = prefix + "queue:1:2";
+	/** Runs form_room.lua, topping the queue up after each pop so its depth holds. */
+	static FormCost formCost(UnifiedJedis jedis, String sha, BenchQueue queue, int calls) {
 		Histogram latency = new Histogram(60_000_000L, 3);
 		for (int call = -200; call < calls; call++) {
 			long clock = System.currentTimeMillis();
 			long start = System.nanoTime();
-			Object result = jedis.evalsha(sha, List.of(queue, prefix + "popped"),
+			Object result = jedis.evalsha(sha, queue.keys(),
 					List.of("2", String.valueOf(clock), String.valueOf(clock - 300_000), String.valueOf(clock - 60_000),
-							String.valueOf(clock - 30_000), "500", ""));
+							String.valueOf(clock - 30_000), "500", "", "64", String.valueOf(clock - 60_000)));
 			long micros = (System.nanoTime() - start) / 1_000;
 			if (call >= 0) {
 				latency.recordValue(Math.max(1, micros));
 			}
-			if (!(result instanceof List<?> list) || list.size() < 8) {
-				throw new IllegalStateException("form_room.lua formed no room at depth " + depth + ": " + result);
+			// {still waiting, fallback, place, rematch, timed out, then member, since,
+			// partners for each of the two popped}
+			if (!(result instanceof List<?> list) || list.size() < 11) {
+				throw new IllegalStateException("form_room.lua formed no room at depth " + queue.depth + ": " + result);
 			}
 			// topped up after each pop, untimed, so the depth holds
-			Pipeline refill = jedis.pipelined();
-			add(refill, prefix, queue, NEXT_SCORE);
-			add(refill, prefix, queue, NEXT_SCORE);
-			refill.sync();
+			try (AbstractPipeline refill = jedis.pipelined()) {
+				queue.add(refill, NEXT_SCORE);
+				queue.add(refill, NEXT_SCORE);
+			}
 		}
-		return new FormCost(depth, latency.getValueAtPercentile(50), latency.getValueAtPercentile(99));
-	}
-
-	private static void add(Pipeline pipeline, String prefix, String queue, long[] next) {
-		String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
-		long score = next[0]++;
-		// a queue's member is "<token>:<join id>"; the tokens' claims live in other slots
-		pipeline.zadd(queue, score, token + ":" + Long.toHexString(score));
+		return new FormCost(queue.depth, queue.tenthIncompatible, latency.getValueAtPercentile(50),
+				latency.getValueAtPercentile(99));
 	}
 
 	/** A client with an event stream open on an instance. */
 	static final class Listener {
 
-		private final Http http;
-
 		private final String token;
+
+		private final CountDownLatch subscribed = new CountDownLatch(1);
 
 		private final AtomicReference<CountDownLatch> matched = new AtomicReference<>(new CountDownLatch(1));
 
 		private volatile long matchedAt;
 
-		Listener(Http http, String token) {
-			this.http = http;
+		private @Nullable EventStream stream;
+
+		private Listener(String token) {
 			this.token = token;
+		}
+
+		static Listener open(ServiceClient http, String token) throws InterruptedException {
+			Listener listener = new Listener(token);
+			listener.stream = http.events("/api/matching/events", token, listener::line);
+			if (!listener.subscribed.await(10, TimeUnit.SECONDS)) {
+				listener.close();
+				throw new IllegalStateException("the event stream did not begin with :subscribed");
+			}
+			return listener;
+		}
+
+		private void line(String line) {
+			if (line.equals(":subscribed")) {
+				this.subscribed.countDown();
+			}
+			else if (line.equals("event:matched")) {
+				this.matchedAt = System.nanoTime();
+				this.matched.get().countDown();
+			}
 		}
 
 		String token() {
@@ -602,99 +578,21 @@ public final class RoomsBench {
 			return latch;
 		}
 
-		void open() throws Exception {
-			HttpURLConnection stream = this.http.open("/api/matching/events", this.token);
-			stream.setReadTimeout(0);
-			BufferedReader reader = new BufferedReader(
-					new InputStreamReader(stream.getInputStream(), StandardCharsets.UTF_8));
-			String first = reader.readLine();
-			if (!":subscribed".equals(first)) {
-				throw new IllegalStateException("the event stream began with " + first);
-			}
-			Thread.ofPlatform().daemon().name("listener").start(() -> {
-				try {
-					for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-						if (line.equals("event:matched")) {
-							this.matchedAt = System.nanoTime();
-							this.matched.get().countDown();
-						}
-					}
-				}
-				catch (IOException ex) {
-					// closed at the end of the phase
-				}
-			});
-		}
-
-	}
-
-	record Response(int status, String body) {
-
-	}
-
-	/** Plain HTTP/1.1 with keep-alive, one connection per thread. */
-	record Http(int port) {
-
-		String session() {
-			Response response = send("POST", "/api/sessions", null, null);
-			Matcher token = TOKEN.matcher(response.body());
-			if (response.status() != 201 || !token.find()) {
-				throw new IllegalStateException("no session: " + response);
-			}
-			return token.group(1);
-		}
-
-		HttpURLConnection open(String path, @Nullable String token) throws IOException {
-			HttpURLConnection connection = (HttpURLConnection) URI.create("http://127.0.0.1:" + this.port + path)
-				.toURL()
-				.openConnection();
-			connection.setConnectTimeout(5_000);
-			connection.setReadTimeout(30_000);
-			if (token != null) {
-				connection.setRequestProperty("Authorization", "Bearer " + token);
-			}
-			return connection;
-		}
-
-		Response send(String method, String path, @Nullable String token, @Nullable String body) {
-			try {
-				HttpURLConnection connection = open(path, token);
-				connection.setRequestMethod(method);
-				if (body != null) {
-					byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-					connection.setDoOutput(true);
-					connection.setRequestProperty("Content-Type", "application/json");
-					connection.setFixedLengthStreamingMode(bytes.length);
-					try (OutputStream out = connection.getOutputStream()) {
-						out.write(bytes);
-					}
-				}
-				int status = connection.getResponseCode();
-				InputStream in = (status >= 400) ? connection.getErrorStream() : connection.getInputStream();
-				String text = "";
-				if (in != null) {
-					try (in) {
-						text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
-					}
-				}
-				return new Response(status, text);
-			}
-			catch (IOException ex) {
-				throw new UncheckedIOException(method + " " + path, ex);
+		void close() {
+			if (this.stream != null) {
+				this.stream.close();
 			}
 		}
 
 	}
 
-	private static ServiceJar startService(Path jar, int port, RedisServer redis, MariaDbServer mariaDb,
-			List<String> tuning, Path log) throws IOException {
-		// rate limits off: the bench is one address joining far more than a person does
-		List<String> settings = new ArrayList<>(List.of("--spring.data.redis.port=" + redis.port(),
-				"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE),
-				"--kindling.matching.rate-limit.joins-per-minute=0",
-				"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"));
-		settings.addAll(tuning);
-		return ServiceJar.start(jar, "512m", port, settings, log);
+	private static String session(ServiceClient http) {
+		Response response = http.send("POST", "/api/sessions", null, null);
+		Matcher token = TOKEN.matcher(response.body());
+		if (response.status() != 201 || !token.find()) {
+			throw new IllegalStateException("no session: " + response);
+		}
+		return token.group(1);
 	}
 
 	private static void addTopics(String jdbcUrl) throws Exception {

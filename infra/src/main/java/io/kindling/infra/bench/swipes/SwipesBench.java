@@ -2,8 +2,6 @@ package io.kindling.infra.bench.swipes;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -17,35 +15,31 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReferenceArray;
-import java.util.stream.Stream;
 
-import io.kindling.infra.bench.BenchArgs;
 import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Hs256;
-import io.kindling.infra.bench.HttpConnection;
-import io.kindling.infra.bench.Percentiles;
+import io.kindling.infra.bench.JvmCpu;
+import io.kindling.infra.bench.Load;
+import io.kindling.infra.bench.Load.Result;
 import io.kindling.infra.bench.ServiceJar;
-import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
-import io.kindling.infra.servers.RedisServer;
-import org.HdrHistogram.Histogram;
-import org.HdrHistogram.Recorder;
 import org.jspecify.annotations.Nullable;
-import redis.clients.jedis.Jedis;
+import redis.clients.jedis.UnifiedJedis;
 
 /**
  * {@code ./kindling bench swipes [--seconds 15] [--warmup 45] [--clients 32] [--users 16384]}:
@@ -73,37 +67,31 @@ public final class SwipesBench {
 	private SwipesBench() {
 	}
 
+	/** What the operations count: swipes that made a match. */
+	private static final String MATCHES = "matches";
+
 	public static void main(String[] args) throws Exception {
-		int seconds = (int) BenchArgs.longArg(args, "--seconds", 15);
-		int clients = (int) BenchArgs.longArg(args, "--clients", 32);
-		int warmup = (int) BenchArgs.longArg(args, "--warmup", 45);
-		int users = Integer.highestOneBit((int) BenchArgs.longArg(args, "--users", 16_384));
-		Path jar = ServiceJar.locate(BenchHost.root(), "swipe-service");
-		Path work = Files.createTempDirectory("kindling-bench-swipes-");
-		RedisServer redis = new RedisServer(work.resolve("redis"), FreePorts.pick());
-		MariaDbServer mariaDb = new MariaDbServer(work.resolve("mariadb"), FreePorts.pick());
-		ServiceJar service = null;
-		try {
-			redis.start();
-			mariaDb.start();
-			mariaDb.createDatabase(DATABASE);
+		BenchOptions options = BenchOptions.of(args);
+		int seconds = (int) options.number("--seconds", 15);
+		int clients = (int) options.number("--clients", 32);
+		int warmup = (int) options.number("--warmup", 45);
+		int users = Integer.highestOneBit((int) options.number("--users", 16_384));
+		try (BenchStack stack = BenchStack.of("swipes", options).redis().mariaDb(DATABASE).start()) {
 			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
-			int port = FreePorts.pick();
 			// daily limits off: the bench swipes far more than a person does in a day
-			List<String> settings = new ArrayList<>(List.of("--spring.data.redis.port=" + redis.port(),
-					"--spring.datasource.url=" + mariaDb.jdbcUrl(DATABASE), "--kindling.security.jwt-secret=" + secret,
-					"--kindling.swipe.daily-likes=0", "--kindling.swipe.daily-super-likes=0",
-					"--logging.level.root=WARN"));
+			List<String> settings = new ArrayList<>(
+					List.of("--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
+							"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN"));
 			// any --name=value argument is a setting for the service
-			Stream.of(args).filter((arg) -> arg.startsWith("--") && arg.contains("=")).forEach(settings::add);
-			service = ServiceJar.start(jar, "1g", port, settings, work.resolve("swipe-service.log"));
-			service.awaitHealthy(Duration.ofSeconds(120));
+			settings.addAll(options.settings());
+			ServiceJar service = stack.startService("swipe-service", "1g", "swipe-service.log", settings);
 			// the ceiling uses the driver settings the service runs with (its
 			// application.yml, and any driver property given to this bench for it)
-			StringBuilder ceilingUrl = new StringBuilder(mariaDb.jdbcUrl(DATABASE)).append(
+			StringBuilder ceilingUrl = new StringBuilder(stack.jdbcUrl(DATABASE)).append(
 					"&cachePrepStmts=true&prepStmtCacheSize=250&prepStmtCacheSqlLimit=2048&useLocalSessionState=true&maintainTimeStats=false");
-			Stream.of(args)
-				.filter((arg) -> arg.startsWith(DRIVER_PROPERTY) && arg.contains("="))
+			options.settings()
+				.stream()
+				.filter((arg) -> arg.startsWith(DRIVER_PROPERTY))
 				.forEach((arg) -> ceilingUrl.append('&').append(arg.substring(DRIVER_PROPERTY.length())));
 			String jdbcUrl = ceilingUrl.toString();
 			// the HTTP path's users are 1..users; the JDBC loop's are offset so they
@@ -116,7 +104,7 @@ public final class SwipesBench {
 			System.out.printf("swipes bench: %,d users per side, %d clients, %d s per phase%n", users, clients,
 					seconds);
 
-			HttpLoad httpLoad = new HttpLoad(port, secret, users);
+			HttpLoad httpLoad = new HttpLoad(service.port(), secret, users);
 			JdbcLoad jdbcLoad = new JdbcLoad(jdbcUrl, jdbcOffset, users);
 			System.out.println("warming up both...");
 			// the JIT needs thousands of requests before the service runs at its real
@@ -132,49 +120,37 @@ public final class SwipesBench {
 			// CPU actually spent, which a busy shared machine does not distort: the HTTP
 			// path costs the service, MariaDB and Redis (not the load generator); the
 			// JDBC loop costs this JVM and MariaDB
-			long[] database = { mariaDb.pid() };
-			long[] redisServer = { redis.pid() };
-			long self = ProcessHandle.current().pid();
-			// per process: the service, MariaDB, Redis, this JVM (the load generator or
-			// the JDBC loop)
-			long[] httpTicks = new long[4];
-			long[] jdbcTicks = new long[4];
+			CpuTime httpCpu = CpuTime.NONE;
+			CpuTime jdbcCpu = CpuTime.NONE;
 			// statements MariaDB ran, commits among them, and Redis commands
-			long[] httpWork = new long[3];
-			// the service's CPU by thread kind: JIT compiler, garbage collector, the rest
-			long[] serviceThreads = new long[3];
-			long[] jdbcWork = new long[3];
-			try (Connection monitor = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
-					Jedis redisMonitor = new Jedis("127.0.0.1", redis.port())) {
+			Work httpWork = Work.NONE;
+			Work jdbcWork = Work.NONE;
+			// the service's CPU by thread kind
+			JvmCpu serviceThreads = JvmCpu.NONE;
+			UnifiedJedis redisMonitor = stack.redis().client();
+			try (Connection monitor = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER,
+					MariaDbServer.PASSWORD)) {
 				for (int slice = 0; slice < 3; slice++) {
 					System.out.printf("full speed, slice %d of 3: HTTP, then raw JDBC...%n", slice + 1);
-					long[] before = cpuTicks(service.pid(), database, redisServer, self);
-					long[] workBefore = work(monitor, redisMonitor);
-					long[] threadsBefore = serviceThreadTicks(service.pid());
+					CpuTime before = stack.cpu();
+					Work workBefore = Work.of(monitor, redisMonitor);
+					JvmCpu threadsBefore = JvmCpu.of(service.pid());
 					httpMax = httpMax.plus(httpLoad.closedLoop(clients, Math.max(1, seconds / 3)));
-					long[] between = cpuTicks(service.pid(), database, redisServer, self);
-					long[] workBetween = work(monitor, redisMonitor);
-					long[] threadsBetween = serviceThreadTicks(service.pid());
-					for (int i = 0; i < 3; i++) {
-						serviceThreads[i] += threadsBetween[i] - threadsBefore[i];
-					}
+					CpuTime between = stack.cpu();
+					Work workBetween = Work.of(monitor, redisMonitor);
+					serviceThreads = serviceThreads.plus(JvmCpu.of(service.pid()).minus(threadsBefore));
 					jdbcMax = jdbcMax.plus(jdbcLoad.closedLoop(clients, Math.max(1, seconds / 3)));
-					long[] after = cpuTicks(service.pid(), database, redisServer, self);
-					long[] workAfter = work(monitor, redisMonitor);
-					for (int i = 0; i < 4; i++) {
-						httpTicks[i] += between[i] - before[i];
-						jdbcTicks[i] += after[i] - between[i];
-					}
-					for (int i = 0; i < 3; i++) {
-						httpWork[i] += workBetween[i] - workBefore[i];
-						jdbcWork[i] += workAfter[i] - workBetween[i];
-					}
+					CpuTime after = stack.cpu();
+					Work workAfter = Work.of(monitor, redisMonitor);
+					httpCpu = httpCpu.plus(between.minus(before));
+					jdbcCpu = jdbcCpu.plus(after.minus(between));
+					httpWork = httpWork.plus(workBetween.minus(workBefore));
+					jdbcWork = jdbcWork.plus(workAfter.minus(workBetween));
 				}
 			}
-			long httpCpuTicks = httpTicks[0] + httpTicks[1] + httpTicks[2];
-			long jdbcCpuTicks = jdbcTicks[3] + jdbcTicks[1];
-			double httpCpuMs = httpCpuTicks * 10.0 / httpMax.operations();
-			double jdbcCpuMs = jdbcCpuTicks * 10.0 / jdbcMax.operations();
+			double httpCpuMs = CpuTime.msPer(httpCpu.services().plus(httpCpu.mariaDb()).plus(httpCpu.redis()),
+					httpMax.operations());
+			double jdbcCpuMs = CpuTime.msPer(jdbcCpu.bench().plus(jdbcCpu.mariaDb()), jdbcMax.operations());
 			double halfRate = httpMax.perSecond() / 2;
 			System.out.printf("HTTP at half the maximum rate (%.0f/s)...%n", halfRate);
 			Result httpHalf = httpLoad.openLoop(halfRate, seconds);
@@ -194,14 +170,14 @@ public final class SwipesBench {
 			System.out.printf(format, "path", "swipes/s", "p50 ms", "p99 ms", "matches", "of ceiling");
 			System.out.printf(format, "---", "---:", "---:", "---:", "---:", "---:");
 			System.out.printf(format, "raw JDBC, the two transactions", rate(jdbcMax), ms(jdbcMax, 50), ms(jdbcMax, 99),
-					jdbcMax.matches(), "100 %");
+					jdbcMax.count(MATCHES), "100 %");
 			System.out.printf(format, "HTTP POST /api/swipes, full speed", rate(httpMax), ms(httpMax, 50),
-					ms(httpMax, 99), httpMax.matches(),
+					ms(httpMax, 99), httpMax.count(MATCHES),
 					String.format("%.0f %%", 100 * httpMax.perSecond() / jdbcMax.perSecond()));
 			System.out.printf(format, String.format("HTTP at half the maximum (%.0f/s)", halfRate), rate(httpHalf),
-					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.matches(), "");
+					ms(httpHalf, 50), ms(httpHalf, 99), httpHalf.count(MATCHES), "");
 			System.out.printf(format, String.format("raw JDBC at the same rate (%.0f/s)", halfRate), rate(jdbcHalf),
-					ms(jdbcHalf, 50), ms(jdbcHalf, 99), jdbcHalf.matches(), "");
+					ms(jdbcHalf, 50), ms(jdbcHalf, 99), jdbcHalf.count(MATCHES), "");
 			int cores = Runtime.getRuntime().availableProcessors();
 			System.out.printf(
 					"%nCPU per swipe (not distorted by other load): raw JDBC %.2f ms (this JVM + MariaDB), HTTP %.2f ms (service + MariaDB + Redis),"
@@ -210,49 +186,30 @@ public final class SwipesBench {
 					cores * 1000 / httpCpuMs);
 			System.out.printf(
 					"CPU per swipe by process, HTTP: service %.2f ms, MariaDB %.2f ms, Redis %.2f ms, load generator %.2f ms; raw JDBC: loop %.2f ms, MariaDB %.2f ms.%n",
-					perSwipeMs(httpTicks[0], httpMax), perSwipeMs(httpTicks[1], httpMax),
-					perSwipeMs(httpTicks[2], httpMax), perSwipeMs(httpTicks[3], httpMax),
-					perSwipeMs(jdbcTicks[3], jdbcMax), perSwipeMs(jdbcTicks[1], jdbcMax));
-			long serviceTotal = Math.max(1, serviceThreads[0] + serviceThreads[1] + serviceThreads[2]);
+					CpuTime.msPer(httpCpu.services(), httpMax.operations()),
+					CpuTime.msPer(httpCpu.mariaDb(), httpMax.operations()),
+					CpuTime.msPer(httpCpu.redis(), httpMax.operations()),
+					CpuTime.msPer(httpCpu.bench(), httpMax.operations()),
+					CpuTime.msPer(jdbcCpu.bench(), jdbcMax.operations()),
+					CpuTime.msPer(jdbcCpu.mariaDb(), jdbcMax.operations()));
+			double serviceTotal = Math.max(1, serviceThreads.total().toNanos());
 			System.out.printf(
 					"The service's CPU while measured: %.0f %% JIT compiler threads, %.0f %% GC threads, %.0f %% the rest (requests, I/O).%n",
-					100.0 * serviceThreads[0] / serviceTotal, 100.0 * serviceThreads[1] / serviceTotal,
-					100.0 * serviceThreads[2] / serviceTotal);
+					100.0 * serviceThreads.jit().toNanos() / serviceTotal,
+					100.0 * serviceThreads.gc().toNanos() / serviceTotal,
+					100.0 * serviceThreads.rest().toNanos() / serviceTotal);
 			System.out.printf(
 					"Work per swipe: HTTP %.2f SQL statements (%.2f explicit commits), %.2f Redis commands; raw JDBC %.2f SQL statements (%.2f explicit commits).%n",
-					(double) httpWork[0] / httpMax.operations(), (double) httpWork[1] / httpMax.operations(),
-					(double) httpWork[2] / httpMax.operations(), (double) jdbcWork[0] / jdbcMax.operations(),
-					(double) jdbcWork[1] / jdbcMax.operations());
+					(double) httpWork.statements() / httpMax.operations(),
+					(double) httpWork.commits() / httpMax.operations(),
+					(double) httpWork.redisCommands() / httpMax.operations(),
+					(double) jdbcWork.statements() / jdbcMax.operations(),
+					(double) jdbcWork.commits() / jdbcMax.operations());
 			System.out.printf(
 					"errors: HTTP %d (full) + %d (half), JDBC %d (full) + %d (half); load average before %s, after %s (%d cores)%n",
 					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), jdbcHalf.errors(), loadBefore, loadAfter,
 					Runtime.getRuntime().availableProcessors());
 		}
-		finally {
-			if (service != null) {
-				service.stop();
-			}
-			redis.close();
-			mariaDb.close();
-			BenchHost.deleteQuietly(work);
-		}
-	}
-
-	record Result(long operations, long errors, long matches, double seconds, Histogram latency) {
-
-		static final Result NONE = new Result(0, 0, 0, 0, new Histogram(3));
-
-		Result plus(Result other) {
-			Histogram both = this.latency.copy();
-			both.add(other.latency);
-			return new Result(this.operations + other.operations, this.errors + other.errors,
-					this.matches + other.matches, this.seconds + other.seconds, both);
-		}
-
-		double perSecond() {
-			return this.operations / this.seconds;
-		}
-
 	}
 
 	/** What to send next: a new swipe with its own key, or a retry of an earlier one. */
@@ -315,7 +272,7 @@ public final class SwipesBench {
 	 */
 	static final class HttpLoad {
 
-		private final int port;
+		private final ServiceClient http;
 
 		private final String secret;
 
@@ -323,11 +280,8 @@ public final class SwipesBench {
 
 		private final ConcurrentHashMap<Long, String> tokens = new ConcurrentHashMap<>();
 
-		// keep-alive connections not in use; a client takes one per request
-		private final Queue<HttpConnection> idle = new ConcurrentLinkedQueue<>();
-
 		HttpLoad(int port, String secret, int users) {
-			this.port = port;
+			this.http = new ServiceClient(port, Duration.ofSeconds(10));
 			this.secret = secret;
 			this.mix = new Mix(1, users);
 		}
@@ -335,26 +289,14 @@ public final class SwipesBench {
 		/** Returns whether the swipe made a match; throws on anything but 200. */
 		boolean send(Swipe swipe) throws IOException {
 			String token = this.tokens.computeIfAbsent(swipe.userId(), (user) -> Hs256.token(this.secret, user));
-			HttpConnection connection = this.idle.poll();
-			if (connection == null) {
-				connection = new HttpConnection("127.0.0.1", this.port, 10_000);
-			}
-			HttpConnection.Response response;
-			try {
-				response = connection.send("POST", "/api/swipes",
-						Map.of("Authorization", "Bearer " + token, "Idempotency-Key", swipe.key(), "Content-Type",
-								"application/json"),
-						"{\"target_user_id\":" + swipe.targetUserId() + ",\"action\":\"" + swipe.action() + "\"}");
-			}
-			catch (IOException ex) {
-				connection.close();
-				throw ex;
-			}
-			this.idle.add(connection);
+			Response response = this.http.sendOrThrow(Request.of("POST", "/api/swipes")
+				.bearer(token)
+				.header("Idempotency-Key", swipe.key())
+				.json("{\"target_user_id\":" + swipe.targetUserId() + ",\"action\":\"" + swipe.action() + "\"}"));
 			if (response.status() != 200) {
 				throw new IOException("HTTP " + response.status() + ": " + response.body());
 			}
-			return response.body().contains("\"matched\":true") && response.header("Idempotent-Replayed") == null;
+			return response.body().contains("\"matched\":true") && response.header("Idempotent-Replayed").isEmpty();
 		}
 
 		Result closedLoop(int clients, int seconds) throws InterruptedException {
@@ -572,92 +514,31 @@ public final class SwipesBench {
 
 	interface Operation {
 
+		/** Returns whether the swipe made a match. */
 		boolean run(Swipe swipe) throws Exception;
 
 	}
 
-	/**
-	 * Runs swipes and counts them: latency from a given start, successes, matches, the
-	 * first few errors printed.
-	 */
-	private static final class Tally {
-
-		private final Recorder latency = new Recorder(3);
-
-		private final AtomicLong done = new AtomicLong();
-
-		private final AtomicLong errors = new AtomicLong();
-
-		private final AtomicLong matches = new AtomicLong();
-
-		private final long start = System.nanoTime();
-
-		void run(Operation operation, Swipe swipe, long sinceNanos) {
-			try {
-				if (operation.run(swipe)) {
-					this.matches.incrementAndGet();
-				}
-				this.latency.recordValue((System.nanoTime() - sinceNanos) / 1_000);
-				this.done.incrementAndGet();
-			}
-			catch (Exception ex) {
-				if (this.errors.incrementAndGet() <= 3) {
-					System.err.println("error: " + ex);
-				}
-			}
-		}
-
-		Result result() {
-			double elapsed = (System.nanoTime() - this.start) / 1e9;
-			return new Result(this.done.get(), this.errors.get(), this.matches.get(), elapsed,
-					this.latency.getIntervalHistogram());
-		}
-
-	}
-
 	static Result closedLoop(int clients, int seconds, Mix mix, Operation operation) throws InterruptedException {
-		Tally tally = new Tally();
-		long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			for (int c = 0; c < clients; c++) {
-				threads.submit(() -> {
-					while (System.nanoTime() < end) {
-						Swipe swipe = mix.next();
-						if (swipe == null) {
-							return;
-						}
-						tally.run(operation, swipe, System.nanoTime());
-					}
-				});
-			}
-		}
-		return tally.result();
+		return Load.closedLoop(clients, Duration.ofSeconds(seconds), (call) -> swipe(call, mix, operation));
 	}
 
 	/**
-	 * Starts a swipe every {@code 1 / perSecond} s whatever the answers take, each on its
-	 * own virtual thread, timing each from when it was due (no coordinated omission).
+	 * Starts a swipe every {@code 1 / perSecond} s whatever the answers take, timing each
+	 * from when it was due (no coordinated omission).
 	 */
 	static Result openLoop(double perSecond, int seconds, Mix mix, Operation operation) throws InterruptedException {
-		Tally tally = new Tally();
-		long intervalNanos = (long) (1e9 / perSecond);
-		long start = System.nanoTime();
-		long end = start + TimeUnit.SECONDS.toNanos(seconds);
-		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			for (long due = start; due < end; due += intervalNanos) {
-				long wait = due - System.nanoTime();
-				if (wait > 0) {
-					TimeUnit.NANOSECONDS.sleep(wait);
-				}
-				Swipe swipe = mix.next();
-				if (swipe == null) {
-					break;
-				}
-				long dueAt = due;
-				threads.submit(() -> tally.run(operation, swipe, dueAt));
-			}
+		return Load.openLoop(perSecond, Duration.ofSeconds(seconds), (call) -> swipe(call, mix, operation));
+	}
+
+	private static void swipe(Load.Call call, Mix mix, Operation operation) throws Exception {
+		Swipe swipe = mix.next();
+		if (swipe == null) {
+			call.finish();
 		}
-		return tally.result();
+		else if (operation.run(swipe)) {
+			call.count(MATCHES);
+		}
 	}
 
 	private static void seedProfiles(Connection db, long firstId, int users) throws SQLException {
@@ -696,32 +577,52 @@ public final class SwipesBench {
 	}
 
 	/**
-	 * Statements MariaDB has run ({@code Questions}, the monitor's own few included),
-	 * explicit commits ({@code Com_commit}; a statement that commits on its own is not
-	 * counted there), and Redis commands processed.
+	 * Work the stores have done so far.
+	 *
+	 * @param statements statements MariaDB has run ({@code Questions}, the monitor's own
+	 * few included)
+	 * @param commits explicit commits ({@code Com_commit}; a statement that commits on
+	 * its own is not counted there)
+	 * @param redisCommands Redis commands processed
 	 */
-	private static long[] work(Connection monitor, Jedis redis) throws SQLException {
-		long questions = 0;
-		long commits = 0;
-		try (Statement status = monitor.createStatement();
-				ResultSet rs = status
-					.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
-			while (rs.next()) {
-				if (rs.getString(1).equalsIgnoreCase("Questions")) {
-					questions = rs.getLong(2);
-				}
-				else {
-					commits = rs.getLong(2);
+	record Work(long statements, long commits, long redisCommands) {
+
+		static final Work NONE = new Work(0, 0, 0);
+
+		static Work of(Connection monitor, UnifiedJedis redis) throws SQLException {
+			long questions = 0;
+			long commits = 0;
+			try (Statement status = monitor.createStatement();
+					ResultSet rs = status
+						.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
+				while (rs.next()) {
+					if (rs.getString(1).equalsIgnoreCase("Questions")) {
+						questions = rs.getLong(2);
+					}
+					else {
+						commits = rs.getLong(2);
+					}
 				}
 			}
-		}
-		long commands = 0;
-		for (String line : redis.info("stats").split("\r?\n")) {
-			if (line.startsWith("total_commands_processed:")) {
-				commands = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+			long commands = 0;
+			for (String line : redis.info("stats").split("\r?\n")) {
+				if (line.startsWith("total_commands_processed:")) {
+					commands = Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+				}
 			}
+			return new Work(questions, commits, commands);
 		}
-		return new long[] { questions, commits, commands };
+
+		Work minus(Work earlier) {
+			return new Work(this.statements - earlier.statements, this.commits - earlier.commits,
+					this.redisCommands - earlier.redisCommands);
+		}
+
+		Work plus(Work other) {
+			return new Work(this.statements + other.statements, this.commits + other.commits,
+					this.redisCommands + other.redisCommands);
+		}
+
 	}
 
 	/**
@@ -733,12 +634,9 @@ public final class SwipesBench {
 	 */
 	private static void settleJit(HttpLoad httpLoad, int clients, long pid) throws Exception {
 		for (int round = 1; round <= JIT_ROUNDS; round++) {
-			long[] before = serviceThreadTicks(pid);
+			JvmCpu before = JvmCpu.of(pid);
 			httpLoad.closedLoop(clients, 5);
-			long[] after = serviceThreadTicks(pid);
-			long jit = after[0] - before[0];
-			long all = (after[0] + after[1] + after[2]) - (before[0] + before[1] + before[2]);
-			double share = (all > 0) ? (double) jit / all : 0;
+			double share = JvmCpu.of(pid).minus(before).jitShare();
 			if (share <= JIT_SETTLED) {
 				System.out.printf("JIT settled: %.0f %% of the service's CPU in the last 5 s (%d more rounds)%n",
 						100 * share, round);
@@ -751,50 +649,12 @@ public final class SwipesBench {
 		}
 	}
 
-	/**
-	 * CPU ticks of a JVM's threads by kind, from {@code /proc/<pid>/task}: JIT compiler
-	 * threads, GC threads, all others.
-	 */
-	private static long[] serviceThreadTicks(long pid) {
-		long[] ticks = new long[3];
-		try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
-			for (Path task : tasks.toList()) {
-				try {
-					String name = Files.readString(task.resolve("comm")).strip();
-					String stat = Files.readString(task.resolve("stat"));
-					String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-					long used = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-					int kind = name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler") ? 0
-							: name.startsWith("GC ") || name.startsWith("G1 ") ? 1 : 2;
-					ticks[kind] += used;
-				}
-				catch (IOException | RuntimeException ex) {
-					// a thread that ended meanwhile
-				}
-			}
-		}
-		catch (IOException ex) {
-			// the process is gone
-		}
-		return ticks;
-	}
-
-	/** CPU ticks of the service, MariaDB, Redis and this JVM, in that order. */
-	private static long[] cpuTicks(long service, long[] database, long[] redis, long self) {
-		return new long[] { BenchHost.cpuTicks(service), BenchHost.cpuTicks(database), BenchHost.cpuTicks(redis),
-				BenchHost.cpuTicks(self) };
-	}
-
-	private static double perSwipeMs(long ticks, Result result) {
-		return ticks * 10.0 / result.operations();
-	}
-
 	private static String rate(Result result) {
 		return String.format("%,.0f", result.perSecond());
 	}
 
 	private static String ms(Result result, double percentile) {
-		return String.format("%.1f", Percentiles.ms(result.latency(), percentile));
+		return String.format("%.1f", result.ms(percentile));
 	}
 
 }

@@ -15,6 +15,8 @@ import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.ScanParams;
 import redis.clients.jedis.resps.ScanResult;
 
+import io.kindling.infra.test.RealServersExtension;
+
 /**
  * What a service keeps, read whole so that two reads can be compared: every table's
  * checksum and row count, every Redis key's serialized value.
@@ -26,8 +28,8 @@ public final class StoreSnapshot {
 
 	/** {@link #database} of the test's own database, as {@code @RealServers} set it. */
 	public static Map<String, String> springDatasource() {
-		return database(System.getProperty("spring.datasource.url"), System.getProperty("spring.datasource.username"),
-				System.getProperty("spring.datasource.password"));
+		return database(RealServersExtension.mariaDb().jdbcUrl(System.getProperty("kindling.database.name")),
+				System.getProperty("spring.datasource.username"), System.getProperty("spring.datasource.password"));
 	}
 
 	/** Table name to "rows/checksum" for every table of the database in the URL. */

@@ -1,0 +1,163 @@
+package io.kindling.infra.script;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * {@code ./kindling} itself: it passes shellcheck, and its commands that need no running
+ * stack answer as documented, on a state directory of their own.
+ */
+class KindlingScriptTests {
+
+	private static final Path SCRIPT = Path.of("..", "kindling").toAbsolutePath().normalize();
+
+	private static final List<String> STACK = List.of("redis", "mariadb", "kafka", "matching-service", "swipe-service",
+			"outbox-relay");
+
+	@TempDir
+	Path state;
+
+	record Run(int exitCode, String out, String err) {
+
+	}
+
+	@Test
+	void passesShellcheck() throws Exception {
+		// ./kindling test installs shellcheck with the other packages
+		Run shellcheck = run(List.of("shellcheck", SCRIPT.toString()), Map.of());
+
+		assertThat(shellcheck.exitCode()).as(shellcheck.out()).isZero();
+		assertThat(shellcheck.out()).isEmpty();
+	}
+
+	@Test
+	void helpListsTheCommandsAndEveryPortSetting() throws Exception {
+		Run help = kindling(Map.of(), "help");
+
+		assertThat(help.exitCode()).isZero();
+		assertThat(help.out()).contains("usage: ./kindling <command>")
+			.contains("bench <name>")
+			.contains("KINDLING_REDIS_PORT", "KINDLING_DB_PORT", "KINDLING_KAFKA_PORT",
+					"KINDLING_KAFKA_CONTROLLER_PORT", "KINDLING_MATCHING_PORT", "KINDLING_SWIPE_PORT",
+					"KINDLING_RELAY_PORT");
+	}
+
+	@Test
+	void noCommandOrAnUnknownOneExitsWithTwo() throws Exception {
+		Run none = kindling(Map.of());
+		Run unknown = kindling(Map.of(), "launch");
+
+		assertThat(none.exitCode()).isEqualTo(2);
+		assertThat(none.out()).contains("usage: ./kindling <command>");
+		assertThat(unknown.exitCode()).isEqualTo(2);
+		assertThat(unknown.err()).contains("unknown command 'launch'");
+	}
+
+	@Test
+	void tokenPrintsAJwtSignedWithTheSecretForThatUser() throws Exception {
+		String secret = "a-test-secret-of-at-least-thirty-two-bytes";
+		Run token = kindling(Map.of("KINDLING_JWT_SECRET", secret), "token", "42");
+
+		assertThat(token.exitCode()).as(token.err()).isZero();
+		String[] parts = token.out().strip().split("\\.");
+		assertThat(parts).hasSize(3);
+		Base64.Decoder base64 = Base64.getUrlDecoder();
+		JsonMapper json = JsonMapper.builder().build();
+		JsonNode header = json.readTree(base64.decode(parts[0]));
+		JsonNode claims = json.readTree(base64.decode(parts[1]));
+		assertThat(header.get("alg").asString()).isEqualTo("HS256");
+		assertThat(claims.get("sub").asString()).isEqualTo("42");
+		assertThat(claims.get("exp").asLong()).isGreaterThan(Instant.now().getEpochSecond());
+		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
+		assertThat(hs256("another-secret-of-at-least-thirty-two-bytes", parts[0] + "." + parts[1]))
+			.isNotEqualTo(parts[2]);
+	}
+
+	@Test
+	void tokenRefusesWhatIsNotAUserId() throws Exception {
+		Run token = kindling(Map.of(), "token", "ana");
+
+		assertThat(token.exitCode()).isEqualTo(1);
+		assertThat(token.err()).contains("usage: ./kindling token <userId>");
+	}
+
+	@Test
+	void statusOnAnEmptyStateDirShowsEverythingStoppedOnItsPorts() throws Exception {
+		Run status = kindling(Map.of("KINDLING_SWIPE_PORT", "23082", "KINDLING_DB_PORT", "23306"), "status");
+
+		assertThat(status.exitCode()).as(status.err()).isZero();
+		List<String> rows = status.out().strip().lines().toList();
+		assertThat(rows.get(0)).startsWith("NAME");
+		assertThat(rows.subList(1, rows.size())).hasSize(STACK.size())
+			.allSatisfy((row) -> assertThat(row).contains(" stopped "));
+		assertThat(rows.subList(1, rows.size()).stream().map((row) -> row.split("\\s+")[0]))
+			.containsExactlyElementsOf(STACK);
+		assertThat(status.out()).contains("http://127.0.0.1:23082")
+			.contains("jdbc:mysql://127.0.0.1:23306")
+			.contains("redis://127.0.0.1:6379");
+	}
+
+	@Test
+	void downOnAnEmptyStateDirStopsNothingAndSucceeds() throws Exception {
+		Run down = kindling(Map.of(), "down");
+
+		assertThat(down.exitCode()).as(down.err()).isZero();
+		assertThat(down.out()).contains("stopped").doesNotContain("stopping");
+	}
+
+	@Test
+	void logsOfAnUnknownProcessFails() throws Exception {
+		Run logs = kindling(Map.of(), "logs", "postgres");
+
+		assertThat(logs.exitCode()).isEqualTo(1);
+		assertThat(logs.err()).contains("no such process 'postgres'");
+	}
+
+	private Run kindling(Map<String, String> environment, String... args) throws Exception {
+		List<String> command = new ArrayList<>(List.of(SCRIPT.toString()));
+		command.addAll(List.of(args));
+		Map<String, String> withState = new HashMap<>(environment);
+		withState.put("KINDLING_STATE_DIR", this.state.toString());
+		return run(command, withState);
+	}
+
+	private Run run(List<String> command, Map<String, String> environment) throws IOException, InterruptedException {
+		ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(this.state.resolve("out.txt").toFile())
+			.redirectError(this.state.resolve("err.txt").toFile());
+		builder.environment().keySet().removeIf((name) -> name.startsWith("KINDLING_"));
+		builder.environment().putAll(environment);
+		Process process = builder.start();
+		assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("%s ended within 60 s", command).isTrue();
+		return new Run(process.exitValue(), Files.readString(this.state.resolve("out.txt")),
+				Files.readString(this.state.resolve("err.txt")));
+	}
+
+	private static String hs256(String secret, String signed) throws GeneralSecurityException {
+		Mac mac = Mac.getInstance("HmacSHA256");
+		mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+		return Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString(mac.doFinal(signed.getBytes(StandardCharsets.UTF_8)));
+	}
+
+}
