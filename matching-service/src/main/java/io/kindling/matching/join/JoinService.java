@@ -88,6 +88,11 @@ public class JoinService {
 		// queue, so either this sees it or that finds this claim
 		if (this.bans.isBanned(session.key(), clientAddress)) {
 			this.eviction.evict(session.token());
+			// an eviction that ran between this join's claim and its entry took the claim
+			// and found no entry: this join's own entry goes too
+			if (attempt.held() instanceof TokenState.Waiting waiting) {
+				this.claims.removeEntry(queue, waiting.entry(session.token()));
+			}
 			throw new JoinRefused.Banned();
 		}
 		// a room formed from here on reaches the caller by push or by its next poll

@@ -379,7 +379,7 @@ public class RoomFormer {
 		Set<QueueEntry> others = new HashSet<>(room.participants());
 		banned.forEach(others::remove);
 		this.activeQueues.touch(room.queue(), now());
-		this.restoreRoom.restore(room, others);
+		restore(room, others);
 		this.metrics.undone(room.queue(), "banned");
 	}
 
@@ -436,9 +436,28 @@ public class RoomFormer {
 		if (!returning.isEmpty()) {
 			this.activeQueues.touch(queue, now());
 		}
-		long restored = this.restoreRoom.restore(room, returning);
+		long restored = restore(room, returning);
 		this.metrics.waiting(queue, stillWaiting + restored);
 		return restored;
+	}
+
+	/**
+	 * Puts entries back in their queue, then takes out again each whose claim left that
+	 * wait meanwhile: a leave or an eviction between its claim's return and its entry's
+	 * found no entry to remove, and the entry would wait without its claim until popped.
+	 * One read per entry, on this undoing path only.
+	 * @return how many are back and waiting
+	 */
+	private long restore(PoppedRoom room, Set<QueueEntry> entries) {
+		long restored = this.restoreRoom.restore(room, entries);
+		for (QueueEntry entry : entries) {
+			if (!(this.claims.read(entry.token()) instanceof TokenState.Waiting waiting
+					&& waiting.joinId().equals(entry.joinId()))) {
+				this.claims.removeEntry(room.queue(), entry);
+				restored--;
+			}
+		}
+		return Math.max(0, restored);
 	}
 
 	/** Where a popped participant's claim moved from, if it moved. */
