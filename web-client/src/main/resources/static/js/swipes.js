@@ -204,6 +204,17 @@ export function startSwipes(config, identity, showTab) {
 		}
 	}
 
+	const pageOpened = Date.now();
+
+	async function catchUp() {
+		const answer = await api('/api/matches?limit=20').catch(() => ({ matches: [] }));
+		for (const match of answer.matches) {
+			if (Date.parse(match.matched_at) >= pageOpened) {
+				showMatch(match);
+			}
+		}
+	}
+
 	// --- wiring -----------------------------------------------------------------------------------------
 
 	$('#pass').addEventListener('click', () => swipe('PASS'));
@@ -223,7 +234,13 @@ export function startSwipes(config, identity, showTab) {
 		url: `${base}/api/events`,
 		events: ['match_created', 'match_removed'],
 		onEvent: pushed,
-		onState: (state, opens) => showStreamState('#swipes-live', state, opens),
+		onState: (state, opens) => {
+			showStreamState('#swipes-live', state, opens);
+			// a stream that got no event yet reconnects without an id, so a match made in the gap is read once
+			if (state === 'live' && opens > 1) {
+				catchUp();
+			}
+		},
 	});
 	stream.ready.catch((error) => toast(`Match pushes are off: ${error.message}`));
 	profile(identity.userId).then((me) => {

@@ -27,7 +27,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 final class Browser implements AutoCloseable {
 
-	static final Duration WAIT = Duration.ofSeconds(30);
+	static final Duration WAIT = Duration.ofSeconds(40);
 
 	private final ChromeDriver driver;
 

@@ -74,10 +74,10 @@ class WebClientIT {
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
 		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), "384m", FreePorts.pick(),
-				// streams end every few seconds, so the pages reconnect (new ticket,
+				// streams end every 20 s, so the pages reconnect (new ticket,
 				// last_event_id) during the tests
 				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET,
-						"--kindling.swipe.events.stream-timeout=4s"),
+						"--kindling.swipe.events.stream-timeout=20s"),
 				logs.resolve("webclient-swipe-service.log"));
 		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
 				settings("webclient_matching"), logs.resolve("webclient-matching-service.log"));
