@@ -10,7 +10,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.servers.ProcessSignals;
 import io.kindling.infra.servers.RedisSentinels;
 import io.kindling.infra.servers.RedisServer;
@@ -19,6 +22,7 @@ import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.infra.test.RedisMode;
 import io.kindling.swipe.TestApi;
+import io.kindling.swipe.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -151,8 +155,18 @@ class SwipesFailoverIT extends SwipeTestBase {
 			}
 		});
 
-		// the like back finds no like in Redis; MySQL has it: a match
-		assertThat(like(this.api, lostTarget, key(), lostLiker).json().get("matched").asBoolean()).isTrue();
+		// the like back finds no like in Redis; MySQL has it: a match, pushed to a stream
+		// open on the other instance (its subscription was made again after the failover)
+		EventStream lostLikers = other.api.http()
+			.events(Request.get("/api/events").bearer(TestTokens.forUser(lostLiker)))
+			.awaitFirstLine(":subscribed");
+		Response likeBack = like(this.api, lostTarget, key(), lostLiker);
+		assertThat(likeBack.json().get("matched").asBoolean()).isTrue();
+		ServerSentEvent pushed = lostLikers.nextEvent();
+		lostLikers.close();
+		assertThat(pushed.name()).isEqualTo("match_created");
+		assertThat(this.json.readTree(pushed.data()).get("match_id").asLong())
+			.isEqualTo(likeBack.json().get("match_id").asLong());
 		// the match made during the freeze is replayed byte for byte, on either instance
 		Response replayed = like(other.api, lateLiker, lateKey, earlyLiker);
 		assertThat(replayed.body()).isEqualTo(match.body());
