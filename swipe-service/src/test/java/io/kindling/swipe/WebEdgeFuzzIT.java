@@ -55,7 +55,8 @@ class WebEdgeFuzzIT {
 					.badQueries("cursor=%00", "cursor=abc", "cursor=Zm9v", "limit=abc", "limit=0", "limit=100000",
 							"cursor=%ZZ"),
 				Endpoint.of("DELETE", "/api/matches/99999", true), Endpoint.of("POST", "/api/boosts", true),
-				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
+				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false),
+				Endpoint.of("GET", "/v3/api-docs", false), Endpoint.of("GET", "/swagger-ui.html", false));
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();
 

@@ -126,10 +126,10 @@ final class JacksonModels extends ModelResolver {
 	}
 
 	/**
-	 * Remembers a subtype that Jackson writes with its name in a property
-	 * ({@code "status":
-	 * "matched"}): swagger-core rebuilds subtypes' schemas after this converter, so
-	 * {@link #completeSubtypes} adds that property to them once the document is whole.
+	 * Remembers a subtype that Jackson writes with its name in a property (a matched
+	 * status as {@code "status": "matched"}): swagger-core rebuilds subtypes' schemas
+	 * after this converter, so {@link #completeSubtypes} adds that property to them once
+	 * the document is whole.
 	 */
 	private void rememberSubtype(Class<?> type) {
 		for (Class<?> supertype : type.getInterfaces()) {

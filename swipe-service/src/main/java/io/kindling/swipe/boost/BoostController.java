@@ -2,6 +2,9 @@ package io.kindling.swipe.boost;
 
 import java.time.Instant;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -19,6 +22,7 @@ class BoostController {
 	}
 
 	@PostMapping("/api/boosts")
+	@Refuses({ ProblemType.NO_PROFILE, ProblemType.BOOST_ACTIVE, ProblemType.BOOST_COOLDOWN })
 	@ResponseStatus(HttpStatus.CREATED)
 	BoostStarted start(@AuthenticationPrincipal Jwt jwt) {
 		return new BoostStarted(this.boosts.start(Long.parseLong(jwt.getSubject())));
