@@ -8,21 +8,13 @@ import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.ApiContract;
-import io.kindling.infra.test.RealServers;
-import io.kindling.infra.test.RealServers.Server;
 import io.swagger.v3.oas.annotations.Hidden;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
 import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
@@ -33,33 +25,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  * real answers (successes and refusals, driven through the API as a client would)
  * validate against it, and docs/api/matching-service.json is the same document.
  */
-@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING,
-				RoomFeatures.REPORT_WINDOW_SETTING })
-@Import(TestClockConfiguration.class)
-class ApiDescriptionIT {
-
-	@LocalServerPort
-	int port;
+class ApiDescriptionIT extends RoomFeatureTest {
 
 	@Autowired
 	@Qualifier("requestMappingHandlerMapping")
 	RequestMappingHandlerMapping handlers;
 
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	JdbcClient jdbc;
-
 	ApiContract contract;
 
-	Api api;
-
+	/** After the stores are emptied: the same client, every answer checked. */
 	@BeforeEach
-	void fresh() {
-		RoomFeatures.freshStores(this.redis, this.jdbc);
+	void checkEveryAnswer() {
 		ServiceClient http = new ServiceClient(this.port);
 		this.contract = ApiContract.servedBy(http);
 		this.api = new Api(http.observedBy(this.contract::check));
