@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -42,7 +43,12 @@ class SwipeController {
 			ProblemType.UNKNOWN_TARGET, ProblemType.ALREADY_SWIPED, ProblemType.IDEMPOTENCY_KEY_REUSED,
 			ProblemType.DAILY_LIMIT_REACHED })
 	ResponseEntity<SwipeResponse> swipe(@AuthenticationPrincipal Jwt jwt,
-			@RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey,
+			// required, but refused here as bad-idempotency-key rather than by Spring as
+			// invalid-request
+			@Parameter(required = true,
+					description = "One new key per swipe, printable ASCII, at most 64: a retry with the same key "
+							+ "and body gets the same answer") @RequestHeader(name = IDEMPOTENCY_KEY,
+									required = false) @Nullable String idempotencyKey,
 			@RequestBody SwipeRequest request) {
 		String requestId = requestId(idempotencyKey);
 		Long targetUserId = request.targetUserId();
