@@ -19,30 +19,53 @@ public record ServerSentEvent(@Nullable String id, String name, String data) {
 
 	/**
 	 * The next whole event among the lines, or null if none is complete within the
-	 * timeout.
+	 * timeout (the lines of one it began to read are then lost).
 	 */
 	public static @Nullable ServerSentEvent next(BlockingQueue<String> lines, Duration timeout)
 			throws InterruptedException {
 		long deadline = System.nanoTime() + timeout.toNanos();
-		String id = null;
-		String name = "message";
-		StringBuilder data = null;
-		boolean started = false;
+		Parser parser = new Parser();
 		while (true) {
 			String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			if (line == null) {
 				return null;
 			}
+			ServerSentEvent event = parser.accept(line);
+			if (event != null) {
+				return event;
+			}
+		}
+	}
+
+	/** Reads a stream line by line, for a consumer of its lines as they arrive. */
+	public static final class Parser {
+
+		private @Nullable String id;
+
+		private String name = "message";
+
+		private @Nullable StringBuilder data;
+
+		private boolean started;
+
+		/** Takes the next line; returns the event it ends, or null. */
+		public @Nullable ServerSentEvent accept(String line) {
 			if (line.isEmpty()) {
-				if (started) {
-					return new ServerSentEvent(id, name, (data != null) ? data.toString() : "");
+				if (!this.started) {
+					return null;
 				}
-				continue;
+				ServerSentEvent event = new ServerSentEvent(this.id, this.name,
+						(this.data != null) ? this.data.toString() : "");
+				this.id = null;
+				this.name = "message";
+				this.data = null;
+				this.started = false;
+				return event;
 			}
 			if (line.startsWith(":")) {
-				continue;
+				return null;
 			}
-			started = true;
+			this.started = true;
 			int colon = line.indexOf(':');
 			String field = (colon < 0) ? line : line.substring(0, colon);
 			String value = (colon < 0) ? "" : line.substring(colon + 1);
@@ -50,14 +73,17 @@ public record ServerSentEvent(@Nullable String id, String name, String data) {
 				value = value.substring(1);
 			}
 			switch (field) {
-				case "id" -> id = value;
-				case "event" -> name = value;
-				case "data" -> data = (data == null) ? new StringBuilder(value) : data.append('\n').append(value);
+				case "id" -> this.id = value;
+				case "event" -> this.name = value;
+				case "data" ->
+					this.data = (this.data == null) ? new StringBuilder(value) : this.data.append('\n').append(value);
 				default -> {
-					// retry and unknown fields carry nothing a test reads
+					// retry and unknown fields carry nothing a client here reads
 				}
 			}
+			return null;
 		}
+
 	}
 
 }

@@ -4,10 +4,12 @@ import java.time.Instant;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.kindling.swipe.security.CurrentUser;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
@@ -25,10 +27,23 @@ class BoostController {
 	@Refuses({ ProblemType.NO_PROFILE, ProblemType.BOOST_ACTIVE, ProblemType.BOOST_COOLDOWN })
 	@ResponseStatus(HttpStatus.CREATED)
 	BoostStarted start(@AuthenticationPrincipal Jwt jwt) {
-		return new BoostStarted(this.boosts.start(Long.parseLong(jwt.getSubject())));
+		return new BoostStarted(this.boosts.start(CurrentUser.id(jwt)));
+	}
+
+	/** The caller's running boost and the viewers it was served to so far. */
+	@GetMapping("/api/boosts/current")
+	@Refuses(ProblemType.NO_ACTIVE_BOOST)
+	CurrentBoost current(@AuthenticationPrincipal Jwt jwt) {
+		return this.boosts.current(CurrentUser.id(jwt))
+			.map((boost) -> new CurrentBoost(boost.expiresAt(), boost.views()))
+			.orElseThrow(NoActiveBoost::new);
 	}
 
 	record BoostStarted(Instant expiresAt) {
+
+	}
+
+	record CurrentBoost(Instant expiresAt, long views) {
 
 	}
 

@@ -541,7 +541,11 @@ public final class SwipesBench {
 		}
 	}
 
-	private static void seedProfiles(Connection db, long firstId, int users) throws SQLException {
+	/**
+	 * Profiles {@code firstId} to {@code firstId + users - 1}, all in one place and open
+	 * to everyone, written straight to the table (the push bench seeds its users so too).
+	 */
+	public static void seedProfiles(Connection db, long firstId, int users) throws SQLException {
 		Timestamp now = Timestamp.from(Instant.now());
 		try (PreparedStatement insert = db.prepareStatement(
 				"""
