@@ -100,6 +100,21 @@ class ApiDescriptionIT {
 		this.api.delete("/api/matches/" + match.json().get("match_id").asLong(), ana);
 		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
 		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
+		this.api.get("/api/boosts/current", cy);
+		this.api.get("/api/boosts/current", ana);
+		this.api.get("/api/likes?limit=1", ana);
+		Request block = Request.of("POST", "/api/blocks")
+			.bearer(TestTokens.forUser(cy))
+			.json("{\"user_id\": " + ben + "}");
+		assertThat(this.api.http().send(block).status()).isEqualTo(201);
+		this.api.http().send(block);
+		this.api.get("/api/blocks?limit=1", cy);
+		assertThat(this.api.delete("/api/blocks/" + ben, cy).status()).isEqualTo(204);
+		this.api.http()
+			.send(Request.of("POST", "/api/reports")
+				.bearer(TestTokens.forUser(cy))
+				.json("{\"user_id\": " + ana + ", \"reason\": \"SPAM_OR_SCAM\", \"details\": \"sells things\"}"));
+		this.api.http().send(Request.of("POST", "/api/blocks").bearer(TestTokens.forUser(cy)).json("{}"));
 		refusals(ana, nobody);
 		this.contract.assertAllConformed();
 		System.out.println("operations no answer was checked for: " + this.contract.unexercised());
