@@ -1,6 +1,8 @@
 package io.kindling.matching;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import javax.sql.DataSource;
 
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
@@ -25,9 +31,11 @@ import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -82,6 +90,15 @@ class MatchingIT {
 
 	@Autowired
 	SwapClaimScript swapClaims;
+
+	@Autowired
+	TokenClaims claims;
+
+	@Autowired
+	DataSource dataSource;
+
+	@Autowired
+	MeterRegistry meters;
 
 	Api api;
 
@@ -570,6 +587,83 @@ class MatchingIT {
 	}
 
 	@Test
+	void aRoomClaimLeftBeingWrittenIsSettledFromMySqlByAPollOnceTheGraceIsOver() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 1, 2);
+		Response matched = this.api.join(b, 1, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		// a failover lost the confirmation: the promoted replica holds a's room claim as
+		// being written, long after the room was
+		TokenState.Forming beingWritten = new TokenState.Forming(new MatchQueue(1, 2),
+				Instant.parse(matched.field("matched_at")), matched.field("room_id"), 2,
+				Instant.parse(matched.field("matched_at")));
+		assertThat(this.swapClaims.swap(new SwapClaimScript.Swap(a, beingWritten, beingWritten, Duration.ofMinutes(1))))
+			.isTrue();
+		double recoveredBefore = recovered();
+		assertThat(this.api.status(a).field("status")).as("its former may still be writing it").isEqualTo("waiting");
+		this.clock.advance(RoomFormer.ORPHAN_GRACE);
+		assertThat(this.api.status(a).body()).isEqualTo(matched.body());
+		assertThat(this.api.status(b).body()).isEqualTo(matched.body());
+		assertThat(recovered()).isEqualTo(recoveredBefore + 1);
+
+		// a room claim being written whose room MySQL never wrote frees its token once
+		// the
+		// pending TTL is over by the service's clock
+		String c = this.api.session();
+		TokenState.Forming neverWritten = new TokenState.Forming(new MatchQueue(1, 2), this.clock.instant(),
+				UUID.randomUUID().toString(), 2, this.clock.instant());
+		assertThat(this.swapClaims
+			.swap(new SwapClaimScript.Swap(c, new TokenState.Idle(), neverWritten, Duration.ofMinutes(1)))).isTrue();
+		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
+		this.clock.advance(RoomFormer.ORPHAN_GRACE);
+		assertThat(this.api.status(c).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.join(c, 1, 2).status()).isEqualTo(202);
+	}
+
+	@Test
+	void aRoomWrittenAfterAFailoverBroughtBackItsPeoplesWaitsTellsThemTheRoom() throws Exception {
+		String a = this.api.session();
+		String b = this.api.session();
+		MatchQueue queue = new MatchQueue(2, 2);
+		this.api.join(a, 2, 2);
+		TokenState.Waiting aWaits = (TokenState.Waiting) this.claims.read(a);
+		long before = countConversations();
+		CompletableFuture<Response> bJoins;
+		// MySQL holds the room's write (a's seat is being inserted by another
+		// transaction) while Redis fails over under it
+		try (Connection holder = this.dataSource.getConnection()) {
+			holder.setAutoCommit(false);
+			try (PreparedStatement insert = holder.prepareStatement(
+					"INSERT INTO seats (participant_key, room_id, live_until) VALUES (?, 'held', NOW())")) {
+				insert.setString(1, Session.keyOf(a));
+				insert.executeUpdate();
+			}
+			bJoins = CompletableFuture.supplyAsync(() -> this.api.join(b, 2, 2));
+			await().atMost(Duration.ofSeconds(10))
+				.until(() -> this.redis.opsForHash().hasKey(RedisKeys.claim(a), "room_id"));
+			// the promoted replica never heard of the pop nor of b: a waits again, its
+			// entry back in the queue, and b holds no claim
+			this.redis.delete(RedisKeys.claim(a));
+			this.redis.opsForHash().putAll(RedisKeys.claim(a), aWaits.fields());
+			this.redis.opsForZSet().add(queue.key(), aWaits.entry(a).member(), aWaits.since().toEpochMilli());
+			this.redis.delete(RedisKeys.claim(b));
+			holder.rollback();
+		}
+		assertThat(bJoins.get(30, TimeUnit.SECONDS).status()).isIn(200, 202);
+		assertThat(countConversations()).isEqualTo(before + 1);
+
+		// the room stands in MySQL: a is told it at once, and its stale entry is gone
+		Response aStatus = this.api.status(a);
+		assertThat(aStatus.field("status")).isEqualTo("matched");
+		assertThat(tokensIn(queue.key())).isEmpty();
+		// b's claim was lost altogether: its poll finds the room in MySQL
+		assertThat(this.api.status(b).body()).isEqualTo(aStatus.body());
+		assertThat(liveSeat(a)).isEqualTo(aStatus.field("room_id"));
+		assertThat(liveSeat(b)).isEqualTo(aStatus.field("room_id"));
+	}
+
+	@Test
 	void anEntryWhoseClaimIsGoneIsDroppedFromTheRoomAndTheOthersKeepTheirPlaces() {
 		String a = this.api.session();
 		String b = this.api.session();
@@ -607,6 +701,34 @@ class MatchingIT {
 		assertThat(again.status()).isEqualTo(200);
 		assertThat(again.field("room_id")).isNotEqualTo(firstRoom);
 		assertThat(liveSeat(a)).isEqualTo(again.field("room_id"));
+	}
+
+	@Test
+	void aLeaveFromTheQueueOrFromNothingAfterAFailoverLostTheRoomLeavesItInMySqlToo() {
+		String a = this.api.session();
+		String b = this.api.session();
+		this.api.join(a, 3, 2);
+		Response matched = this.api.join(b, 3, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		// the promoted replica never heard of the room: a waits again in its queue, b's
+		// claim is gone
+		TokenState.Waiting waitsAgain = new TokenState.Waiting(new MatchQueue(3, 2),
+				Instant.parse(matched.field("matched_at")), "lost-join");
+		this.redis.delete(RedisKeys.claim(a));
+		this.redis.opsForHash().putAll(RedisKeys.claim(a), waitsAgain.fields());
+		this.redis.opsForZSet()
+			.add(RedisKeys.queue(3, 2), waitsAgain.entry(a).member(), waitsAgain.since().toEpochMilli());
+		this.redis.delete(RedisKeys.claim(b));
+		assertThat(this.api.status(a).field("status")).isEqualTo("waiting");
+		assertThat(liveSeat(a)).isEqualTo(matched.field("room_id"));
+
+		assertThat(this.api.leave(a).status()).isEqualTo(204);
+		assertThat(this.api.leave(b).status()).isEqualTo(204);
+		assertThat(liveSeat(a)).isNull();
+		assertThat(liveSeat(b)).isNull();
+		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.api.status(b).body()).isEqualTo("{\"status\":\"idle\"}");
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(3, 2))).isZero();
 	}
 
 	@Test
@@ -762,6 +884,14 @@ class MatchingIT {
 				.param("id", conversationId)
 				.query(String.class)
 				.list());
+	}
+
+	private double recovered() {
+		return this.meters.find("kindling.matching.claims.recovered")
+			.counters()
+			.stream()
+			.mapToDouble((c) -> c.count())
+			.sum();
 	}
 
 	private long countConversations() {

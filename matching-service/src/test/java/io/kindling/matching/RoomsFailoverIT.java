@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Response;
@@ -101,6 +102,9 @@ class RoomsFailoverIT {
 			formed.add(matched);
 		}
 		assertThat(conversations() - before).isEqualTo(3);
+		// for the message of a check that finds the loss did not happen as arranged
+		String arranged = "the Sentinels name " + sentinels.primary().port() + " primary; killed " + primary.port()
+				+ " (" + replication(primary) + "), frozen " + replica.port();
 		primary.kill();
 		ProcessSignals.resume(replica);
 		sentinels.awaitPromoted(replica, Duration.ofSeconds(30));
@@ -111,7 +115,10 @@ class RoomsFailoverIT {
 			for (int topic = 1; topic <= 3; topic++) {
 				String waiting = first.get(topic - 1);
 				String join = promoted.hget(RedisKeys.claim(waiting), "join");
-				assertThat(join).as("the first join's claim, back to waiting").isNotNull();
+				assertThat(join)
+					.as("the first join's claim, back to waiting: %s (%s; promoted: %s)",
+							promoted.hgetAll(RedisKeys.claim(waiting)), arranged, replication(replica))
+					.isNotNull();
 				assertThat(promoted.zscore(RedisKeys.queue(topic, 2), waiting + ":" + join)).isNotNull();
 				assertThat(promoted.exists(RedisKeys.claim(second.get(topic - 1)))).isFalse();
 			}
@@ -182,6 +189,19 @@ class RoomsFailoverIT {
 		assertThat(instances.counter("kindling.matching.rooms.undone", "reason", "refused")
 				+ instances.counter("kindling.matching.claims.recovered"))
 			.isPositive();
+	}
+
+	private static String replication(RedisServer node) {
+		try (Jedis jedis = new Jedis("127.0.0.1", node.port())) {
+			return jedis.info("replication")
+				.lines()
+				.filter((line) -> line.startsWith("role:") || line.startsWith("connected_slaves:")
+						|| line.startsWith("master_repl_offset:"))
+				.collect(Collectors.joining(" "));
+		}
+		catch (RuntimeException ex) {
+			return "unreachable: " + ex.getMessage();
+		}
 	}
 
 	private static long conversations() {

@@ -104,6 +104,9 @@ class RoomsOnClusterIT {
 		String y = b.session();
 		RoomFeatures.shareARoom(a, x, y, 4);
 		assertThat(a.join(x, 4, 2).status()).isEqualTo(202);
+		// x waits longer than y: at the same millisecond their random tokens would order
+		// them, and half the time z would pair with y instead
+		instances.clock.advance(Duration.ofMillis(1));
 		assertThat(b.join(y, 4, 2).status()).as("no rematch").isEqualTo(202);
 		Response withZ = b.join(a.session(), 4, 2);
 		assertThat(withZ.status()).isEqualTo(200);

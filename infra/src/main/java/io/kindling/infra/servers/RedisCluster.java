@@ -84,6 +84,14 @@ public final class RedisCluster implements AutoCloseable {
 		return List.copyOf(this.nodes);
 	}
 
+	/** The primaries now serving slots. */
+	public List<RedisServer> primaries() {
+		return topology().stream()
+			.filter((node) -> node.primary() && !node.failed() && !node.slots().isEmpty())
+			.map((node) -> server(node.port()))
+			.toList();
+	}
+
 	/** The primary now serving the slot of this key. */
 	public RedisServer primaryFor(String key) {
 		int slot = JedisClusterCRC16.getSlot(key);

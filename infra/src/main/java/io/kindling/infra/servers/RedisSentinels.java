@@ -1,9 +1,13 @@
 package io.kindling.infra.servers;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 import redis.clients.jedis.Jedis;
@@ -115,39 +119,84 @@ public final class RedisSentinels implements AutoCloseable {
 	}
 
 	private void awaitHealthy(Duration timeout) {
-		FreePorts.await("a primary with an in-sync replica and three sentinels", timeout, () -> {
-			try {
-				RedisServer primary = primary();
-				RedisServer replica = replica();
-				try (Jedis toPrimary = connect(primary.port()); Jedis toReplica = connect(replica.port())) {
-					return "master".equals(role(toPrimary)) && "slave".equals(role(toReplica))
-							&& toReplica.info("replication").contains("master_port:" + primary.port())
-							&& toReplica.info("replication").contains("master_link_status:up")
-							&& sentinelsAgree(primary.port());
-				}
-			}
-			catch (RuntimeException ex) {
-				return false;
-			}
-		});
+		// what was still missing at the last look, for the message of a timeout
+		AtomicReference<String> missing = new AtomicReference<>("nothing looked at yet");
+		try {
+			FreePorts.await("a primary with an in-sync replica and three sentinels", timeout, () -> {
+				String lacking = lacking();
+				missing.set(lacking);
+				return lacking.isEmpty();
+			});
+		}
+		catch (IllegalStateException ex) {
+			throw new IllegalStateException(ex.getMessage() + "; last missing: " + missing.get() + "; " + logTails(),
+					ex);
+		}
 	}
 
-	private boolean sentinelsAgree(int primaryPort) {
+	/** What keeps the set from being healthy, or empty when nothing does. */
+	private String lacking() {
+		try {
+			RedisServer primary = primary();
+			RedisServer replica = replica();
+			try (Jedis toPrimary = connect(primary.port()); Jedis toReplica = connect(replica.port())) {
+				if (!"master".equals(role(toPrimary))) {
+					return primary.port() + " named primary is " + role(toPrimary);
+				}
+				String replication = toReplica.info("replication");
+				if (!"slave".equals(role(toReplica)) || !replication.contains("master_port:" + primary.port())
+						|| !replication.contains("master_link_status:up")) {
+					return "replica " + replica.port() + " not in sync: "
+							+ replication.lines()
+								.filter((line) -> line.startsWith("role:") || line.startsWith("master_port:")
+										|| line.startsWith("master_link_status:"))
+								.collect(Collectors.joining(" "));
+				}
+				return sentinelLacking(primary.port());
+			}
+		}
+		catch (RuntimeException ex) {
+			return ex.toString();
+		}
+	}
+
+	private String sentinelLacking(int primaryPort) {
 		for (SentinelServer sentinel : this.sentinels) {
 			try (Jedis jedis = connect(sentinel.port())) {
 				List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
 				if (address == null || Integer.parseInt(address.get(1)) != primaryPort) {
-					return false;
+					return "sentinel " + sentinel.port() + " names " + address + " primary";
 				}
 				// each must know the replica and the other two sentinels before a
-				// failover
-				// can be agreed
-				if (jedis.sentinelReplicas(MASTER_NAME).isEmpty() || jedis.sentinelSentinels(MASTER_NAME).size() < 2) {
-					return false;
+				// failover can be agreed
+				if (jedis.sentinelReplicas(MASTER_NAME).isEmpty()) {
+					return "sentinel " + sentinel.port() + " knows no replica yet";
+				}
+				if (jedis.sentinelSentinels(MASTER_NAME).size() < 2) {
+					return "sentinel " + sentinel.port() + " knows " + jedis.sentinelSentinels(MASTER_NAME).size()
+							+ " other sentinel(s)";
 				}
 			}
 		}
-		return true;
+		return "";
+	}
+
+	/**
+	 * The last lines each node logged: a port another process took, a sync that failed.
+	 */
+	private String logTails() {
+		List<ServerProcess> nodes = new ArrayList<>(List.of(this.first, this.second));
+		nodes.addAll(this.sentinels);
+		return nodes.stream().map((node) -> {
+			try {
+				List<String> lines = Files.readAllLines(node.logFile());
+				return node.logFile().getFileName() + " in " + node.workDir.getFileName() + ": "
+						+ String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+			}
+			catch (IOException | UncheckedIOException ex) {
+				return node.logFile() + " unreadable: " + ex;
+			}
+		}).collect(Collectors.joining("; "));
 	}
 
 	private int primaryPort() {

@@ -15,9 +15,13 @@ import io.kindling.matching.room.Seats;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.stats.QueueStats;
 import io.kindling.matching.topic.TopicCatalogue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionException;
 
 /** Joining, polling and leaving: the checks in their documented order, then the queue. */
 @Service
@@ -25,6 +29,8 @@ public class JoinService {
 
 	/** A leave retries this often when its claim keeps moving under it. */
 	private static final int LEAVE_ATTEMPTS = 5;
+
+	private static final Logger log = LoggerFactory.getLogger(JoinService.class);
 
 	private final RateLimiter rateLimiter;
 
@@ -82,6 +88,11 @@ public class JoinService {
 		// queue, so either this sees it or that finds this claim
 		if (this.bans.isBanned(session.key(), clientAddress)) {
 			this.eviction.evict(session.token());
+			// an eviction that ran between this join's claim and its entry took the claim
+			// and found no entry: this join's own entry goes too
+			if (attempt.held() instanceof TokenState.Waiting waiting) {
+				this.claims.removeEntry(queue, waiting.entry(session.token()));
+			}
 			throw new JoinRefused.Banned();
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
@@ -94,8 +105,9 @@ public class JoinService {
 	}
 
 	/**
-	 * The caller's status; a waiting caller's poll also tries to form a room, and an idle
-	 * one's looks for a live room in MySQL that a Redis failover lost.
+	 * The caller's status; a waiting caller's poll also tries to form a room, an idle
+	 * one's looks for a live room in MySQL that a Redis failover lost, and one whose room
+	 * is still being written long after it formed settles it from MySQL.
 	 */
 	public MatchingStatus status(Session session) {
 		return status(session, "");
@@ -115,6 +127,10 @@ public class JoinService {
 			this.former.poll(session.token(), waiting);
 			state = this.claims.read(session.token());
 		}
+		else if (state instanceof TokenState.Forming forming
+				&& this.former.settleBeingWritten(session.token(), forming)) {
+			state = this.claims.read(session.token());
+		}
 		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
 			state = this.claims.read(session.token());
 		}
@@ -129,7 +145,9 @@ public class JoinService {
 	 * Leaves the queue or the room; nothing to leave is fine too. The claim goes first
 	 * and then the queue entry (an entry without its claim is dropped when popped); a
 	 * room is left in MySQL first and then in Redis, so a leave acknowledged is never
-	 * undone by a later room's refusal.
+	 * undone by a later room's refusal. A leave from a queue or from nothing ends any
+	 * seat MySQL still has too: a failover can have lost the room from the claim, and the
+	 * next poll would find it again.
 	 */
 	void leave(Session session) {
 		String token = session.token();
@@ -137,9 +155,11 @@ public class JoinService {
 			TokenState state = this.claims.read(token);
 			switch (state) {
 				case TokenState.Idle idle -> {
+					leaveAnyRoomInMySql(token);
 					return;
 				}
 				case TokenState.Waiting waiting -> {
+					leaveAnyRoomInMySql(token);
 					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, waiting))) {
 						this.claims.removeEntry(waiting.queue(), waiting.entry(token));
 						return;
@@ -159,10 +179,22 @@ public class JoinService {
 				}
 			}
 			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
-			// is
-			// now
+			// is now
 		}
 		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
+	}
+
+	/**
+	 * Best effort: leaving a queue needs only Redis, as it always has; while MySQL is
+	 * away, only a room a failover hid at the same time would be found again.
+	 */
+	private void leaveAnyRoomInMySql(String token) {
+		try {
+			this.seats.leaveAnyRoom(token, this.former.now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not end the seats of a session leaving a queue", ex);
+		}
 	}
 
 }

@@ -139,6 +139,7 @@ class ScriptCalls {
 	}
 
 	static void evalSha(RedisConnection connection, LuaScript<?> script, ReturnType type, Call call) {
+		script.called(call.keys());
 		byte[][] keysAndArgs = new byte[call.keys().size() + call.args().size()][];
 		int i = 0;
 		for (String key : call.keys()) {

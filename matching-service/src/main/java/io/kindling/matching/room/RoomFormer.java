@@ -14,8 +14,8 @@ import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.matching.MatchingProperties;
-import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.ban.BanList;
+import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.ConfirmRoomScript;
 import io.kindling.matching.queue.FormRoomScript;
@@ -25,6 +25,7 @@ import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.SwapClaimScript.Swap;
+import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.session.Session;
 import org.slf4j.Logger;
@@ -47,9 +48,11 @@ import org.springframework.transaction.TransactionException;
 public class RoomFormer {
 
 	/**
-	 * How long a waiting claim may go without its queue holding its entry (or a popped
-	 * record of it) before a poll sets it idle: longer than a join takes between its
-	 * claim and its entry.
+	 * How long a step between two slots may take before a poll takes it for lost: a
+	 * waiting claim without its entry (or a popped record of it) in its queue is set
+	 * idle, a room claim still being written is settled from MySQL. Longer than a join
+	 * takes between its claim and its entry, or a room between its pop and its
+	 * confirmation.
 	 */
 	public static final Duration ORPHAN_GRACE = Duration.ofSeconds(10);
 
@@ -64,6 +67,8 @@ public class RoomFormer {
 	private final RestoreRoomScript restoreRoom;
 
 	private final ConfirmRoomScript confirmRoom;
+
+	private final TokenClaims claims;
 
 	private final BanList bans;
 
@@ -82,15 +87,16 @@ public class RoomFormer {
 	private final MatchingProperties properties;
 
 	RoomFormer(ClaimWaitingScript claimWaiting, FormRoomScript formRoom, SwapClaimScript swapClaims,
-			RestoreRoomScript restoreRoom, ConfirmRoomScript confirmRoom, BanList bans, ActiveQueues activeQueues,
-			ConversationWriter conversations, Seats seats, ApplicationEventPublisher events, RoomMetrics metrics,
-			Clock clock, MatchingProperties properties) {
-		this.confirmRoom = confirmRoom;
-		this.bans = bans;
+			RestoreRoomScript restoreRoom, ConfirmRoomScript confirmRoom, TokenClaims claims, BanList bans,
+			ActiveQueues activeQueues, ConversationWriter conversations, Seats seats, ApplicationEventPublisher events,
+			RoomMetrics metrics, Clock clock, MatchingProperties properties) {
 		this.claimWaiting = claimWaiting;
 		this.formRoom = formRoom;
 		this.swapClaims = swapClaims;
 		this.restoreRoom = restoreRoom;
+		this.confirmRoom = confirmRoom;
+		this.claims = claims;
+		this.bans = bans;
 		this.activeQueues = activeQueues;
 		this.conversations = conversations;
 		this.seats = seats;
@@ -187,6 +193,43 @@ public class RoomFormer {
 			this.metrics.recovered();
 		}
 		return recovered;
+	}
+
+	/**
+	 * A poll of a token whose room claim is still "being written" past the grace: the
+	 * process writing it died, or a failover lost the confirmation. MySQL tells which: a
+	 * live seat is the room, confirmed here; no seat once the pending TTL is over (by the
+	 * service's clock, as the rules' times are) is no room, and the token is idle. Best
+	 * effort, as {@link #recoverLiveRoom}.
+	 * @return true when the claim changed
+	 */
+	public boolean settleBeingWritten(String token, TokenState.Forming forming) {
+		Instant now = now();
+		if (forming.matchedAt().isAfter(now.minus(ORPHAN_GRACE))) {
+			return false;
+		}
+		Optional<LiveRoom> live;
+		try {
+			live = this.seats.liveRoom(token, now);
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not look for a live room in MySQL", ex);
+			return false;
+		}
+		if (live.isPresent()) {
+			boolean recovered = this.swapClaims
+				.swap(new Swap(token, forming, matched(live.get()), Duration.between(now, live.get().liveUntil())));
+			if (recovered) {
+				this.metrics.recovered();
+			}
+			return recovered;
+		}
+		boolean repaired = !forming.matchedAt().isAfter(now.minus(this.properties.roomPendingTtl()))
+				&& this.swapClaims.swap(Swap.toIdle(token, forming));
+		if (repaired) {
+			this.metrics.repaired(forming.queue());
+		}
+		return repaired;
 	}
 
 	private static TokenState.Matched matched(LiveRoom live) {
@@ -301,18 +344,23 @@ public class RoomFormer {
 					room.roomId(), queue.topicId(), queue.size(), restored, ex);
 			return Optional.empty();
 		}
-		// the participants become each other's recent partners here, before a leave can
-		// free them to join again
-		List<Boolean> confirmed = this.confirmRoom.confirm(room, conversationId, this.properties.roomTtl(),
-				this.properties.rematchCooldown(), now());
+		// MySQL seats them all now, and a seat is only ever ended by its own leave: a
+		// claim not confirmed here left (its seat is ended), or expired or was lost (its
+		// next poll finds the room in MySQL), or is back to the wait it was popped from
+		// (a failover: it is told the room now). The participants become each other's
+		// recent partners here, before a leave can free them to join again.
+		List<Swap> toWritten = participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), room.claim(entry).written(conversationId),
+					this.properties.roomTtl()))
+			.toList();
+		List<Boolean> confirmed = intoRoom(room, participants, toWritten, this.confirmRoom.confirm(room, conversationId,
+				this.properties.roomTtl(), this.properties.rematchCooldown(), now()));
 		List<String> stillInRoom = new ArrayList<>();
-		List<String> gone = new ArrayList<>();
 		for (int i = 0; i < participants.size(); i++) {
-			(confirmed.get(i) ? stillInRoom : gone).add(participants.get(i).token());
+			if (confirmed.get(i)) {
+				stillInRoom.add(participants.get(i).token());
+			}
 		}
-		// a claim that expired (this write outlived the pending TTL) freed its token: so
-		// does its seat (a leave already ended its own)
-		this.seats.end(room.roomId(), gone, now());
 		this.metrics.formed(room);
 		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
 				room.formedAt(), stillInRoom);
@@ -331,7 +379,7 @@ public class RoomFormer {
 		Set<QueueEntry> others = new HashSet<>(room.participants());
 		banned.forEach(others::remove);
 		this.activeQueues.touch(room.queue(), now());
-		this.restoreRoom.restore(room, others);
+		restore(room, others);
 		this.metrics.undone(room.queue(), "banned");
 	}
 
@@ -342,29 +390,25 @@ public class RoomFormer {
 	private void tellLiveRooms(PoppedRoom room, Map<String, LiveRoom> taken, int stillWaiting) {
 		Instant now = now();
 		List<QueueEntry> others = new ArrayList<>();
-		List<Swap> tell = new ArrayList<>();
-		List<LiveRoom> told = new ArrayList<>();
+		List<QueueEntry> seated = new ArrayList<>();
 		for (QueueEntry entry : room.participants()) {
-			LiveRoom live = taken.get(Session.keyOf(entry.token()));
-			if (live == null) {
-				others.add(entry);
-				continue;
-			}
-			tell.add(
-					new Swap(entry.token(), room.claim(entry), matched(live), Duration.between(now, live.liveUntil())));
-			told.add(live);
+			(taken.containsKey(Session.keyOf(entry.token())) ? seated : others).add(entry);
 		}
-		List<Boolean> swapped = this.swapClaims.swapAll(tell);
-		for (int i = 0; i < tell.size(); i++) {
+		List<Swap> toLive = seated.stream().map((entry) -> {
+			LiveRoom live = taken.get(Session.keyOf(entry.token()));
+			return new Swap(entry.token(), room.claim(entry), matched(live), Duration.between(now, live.liveUntil()));
+		}).toList();
+		List<Boolean> swapped = intoRoom(room, seated, toLive, this.swapClaims.swapAll(toLive));
+		for (int i = 0; i < seated.size(); i++) {
 			if (swapped.get(i)) {
-				LiveRoom live = told.get(i);
+				LiveRoom live = taken.get(Session.keyOf(seated.get(i).token()));
 				this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-						live.topicId(), live.formedAt(), List.of(tell.get(i).token())));
+						live.topicId(), live.formedAt(), List.of(seated.get(i).token())));
 			}
 		}
 		this.metrics.undone(room.queue(), "refused");
 		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),
-				tell.size(), others.size());
+				seated.size(), others.size());
 		putBack(room, others, stillWaiting);
 	}
 
@@ -375,9 +419,14 @@ public class RoomFormer {
 	 */
 	private long putBack(PoppedRoom room, List<QueueEntry> participants, int stillWaiting) {
 		MatchQueue queue = room.queue();
-		List<Boolean> back = this.swapClaims.swapAll(participants.stream()
+		// a claim a failover already took back to its wait is back too, and so goes its
+		// entry
+		List<Swap> toWait = participants.stream()
 			.map((entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
-			.toList());
+			.toList();
+		List<Boolean> back = orFromWait(room, participants, toWait, this.swapClaims.swapAll(toWait)).stream()
+			.map(Moved::moved)
+			.toList();
 		Set<QueueEntry> returning = new HashSet<>();
 		for (int i = 0; i < participants.size(); i++) {
 			if (back.get(i)) {
@@ -387,9 +436,91 @@ public class RoomFormer {
 		if (!returning.isEmpty()) {
 			this.activeQueues.touch(queue, now());
 		}
-		long restored = this.restoreRoom.restore(room, returning);
+		long restored = restore(room, returning);
 		this.metrics.waiting(queue, stillWaiting + restored);
 		return restored;
+	}
+
+	/**
+	 * Puts entries back in their queue, then takes out again each whose claim left that
+	 * wait meanwhile: a leave or an eviction between its claim's return and its entry's
+	 * found no entry to remove, and the entry would wait without its claim until popped.
+	 * One read per entry, on this undoing path only.
+	 * @return how many are back and waiting
+	 */
+	private long restore(PoppedRoom room, Set<QueueEntry> entries) {
+		long restored = this.restoreRoom.restore(room, entries);
+		for (QueueEntry entry : entries) {
+			if (!(this.claims.read(entry.token()) instanceof TokenState.Waiting waiting
+					&& waiting.joinId().equals(entry.joinId()))) {
+				this.claims.removeEntry(room.queue(), entry);
+				restored--;
+			}
+		}
+		return Math.max(0, restored);
+	}
+
+	/** Where a popped participant's claim moved from, if it moved. */
+	private enum Moved {
+
+		FROM_ROOM_CLAIM, FROM_WAIT, NOT;
+
+		boolean moved() {
+			return this != NOT;
+		}
+
+	}
+
+	/**
+	 * Where moving popped participants' claims from the room claim they were moved to
+	 * failed, moves them from the wait they were popped from instead: a failover can
+	 * bring that back (the primary died before its replica heard of the move). The second
+	 * round trip is only for those the first did not move.
+	 * @param swaps each participant's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
+	 */
+	private List<Moved> orFromWait(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
+		List<Moved> moved = new ArrayList<>(entries.size());
+		List<Integer> notMoved = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			moved.add(fromRoomClaim.get(i) ? Moved.FROM_ROOM_CLAIM : Moved.NOT);
+			if (!fromRoomClaim.get(i)) {
+				notMoved.add(i);
+			}
+		}
+		if (notMoved.isEmpty()) {
+			return moved;
+		}
+		List<Boolean> fromWait = this.swapClaims.swapAll(notMoved.stream().map((i) -> {
+			Swap intended = swaps.get(i);
+			return new Swap(intended.token(), waiting(room.queue(), entries.get(i)), intended.next(), intended.ttl());
+		}).toList());
+		for (int j = 0; j < notMoved.size(); j++) {
+			if (fromWait.get(j)) {
+				moved.set(notMoved.get(j), Moved.FROM_WAIT);
+			}
+		}
+		return moved;
+	}
+
+	/**
+	 * Moves popped participants into a room that MySQL seats them in: a claim a failover
+	 * took back to its wait moves too, and the entry it may have back in the queue goes.
+	 * @param swaps each one's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
+	 * @return for each, in order, whether it is in the room now
+	 */
+	private List<Boolean> intoRoom(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
+		List<Moved> moved = orFromWait(room, entries, swaps, fromRoomClaim);
+		for (int i = 0; i < entries.size(); i++) {
+			if (moved.get(i) == Moved.FROM_WAIT) {
+				this.claims.removeEntry(room.queue(), entries.get(i));
+				this.metrics.recovered();
+			}
+		}
+		return moved.stream().map(Moved::moved).toList();
 	}
 
 	private static TokenState.Waiting waiting(MatchQueue queue, QueueEntry entry) {

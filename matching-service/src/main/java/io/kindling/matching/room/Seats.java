@@ -38,8 +38,7 @@ public class Seats {
 	void seat(String roomId, List<String> keys, Instant now, Instant liveUntil) {
 		// a row whose room ended or was left is taken over; in READ COMMITTED this locks
 		// only the rows it changes, and a row another transaction is seating is waited
-		// for
-		// and then seen live
+		// for and then seen live
 		int moved = this.jdbc.sql("""
 				UPDATE seats SET room_id = :roomId, live_until = FROM_UNIXTIME(:liveUntil), left_at = NULL
 				WHERE participant_key IN (:keys) AND room_id <> :roomId
@@ -50,6 +49,10 @@ public class Seats {
 			.param("now", SqlTime.epochSeconds(now))
 			.param("keys", keys)
 			.update();
+		if (moved == keys.size()) {
+			// everyone had sat somewhere before: no first seats to insert
+			return;
+		}
 		// first seats: the primary key refuses a second row for the same participant
 		StringBuilder values = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
@@ -95,6 +98,19 @@ public class Seats {
 	}
 
 	/**
+	 * Ends the participant's seat in whatever room MySQL seats it in: a leave from a
+	 * queue, whose claim a failover may have taken back from the room to the wait. By
+	 * primary key, so a room being written with this participant is waited for, then
+	 * left.
+	 */
+	public void leaveAnyRoom(String token, Instant now) {
+		this.jdbc.sql("UPDATE seats SET left_at = FROM_UNIXTIME(:now) WHERE participant_key = :key AND left_at IS NULL")
+			.param("key", Session.keyOf(token))
+			.param("now", SqlTime.epochSeconds(now))
+			.update();
+	}
+
+	/**
 	 * Ends the participant's seat in this room, whether or not the room is written yet: a
 	 * room written after the leave does not seat this participant.
 	 */
@@ -108,21 +124,6 @@ public class Seats {
 				  room_id = :roomId
 				""")
 			.param("key", Session.keyOf(token))
-			.param("roomId", roomId)
-			.param("now", SqlTime.epochSeconds(now))
-			.update();
-	}
-
-	/** Ends these participants' seats in the room (they are no longer in it in Redis). */
-	void end(String roomId, Collection<String> tokens, Instant now) {
-		if (tokens.isEmpty()) {
-			return;
-		}
-		this.jdbc.sql("""
-				UPDATE seats SET left_at = FROM_UNIXTIME(:now)
-				WHERE participant_key IN (:keys) AND room_id = :roomId AND left_at IS NULL
-				""")
-			.param("keys", tokens.stream().map(Session::keyOf).toList())
 			.param("roomId", roomId)
 			.param("now", SqlTime.epochSeconds(now))
 			.update();

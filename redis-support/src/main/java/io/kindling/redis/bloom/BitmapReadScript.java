@@ -28,12 +28,11 @@ final class BitmapReadScript {
 	 * @return the bitmap of each bucket, the first bucket first (empty for a bucket with
 	 * no bit set yet), or {@code null} when the filter is not live
 	 */
-	@SuppressWarnings({ "unchecked", "rawtypes" })
+	@SuppressWarnings("unchecked")
 	@Nullable List<byte[]> read(BloomKeys keys, String owner, BloomSpec spec) {
 		// the buckets come back as bytes, not decoded as text
-		List<Object> reply = (List<Object>) this.redis.execute(SCRIPT.script(), RedisSerializer.string(),
-				(RedisSerializer) RedisSerializer.byteArray(), List.of(keys.count(owner), keys.prefix(owner)),
-				String.valueOf(spec.capacity()));
+		List<Object> reply = SCRIPT.run(this.redis, RedisSerializer.byteArray(),
+				List.of(keys.count(owner), keys.prefix(owner)), String.valueOf(spec.capacity()));
 		if (reply == null || reply.isEmpty() || ((Long) reply.get(0)) < 0) {
 			return null;
 		}
