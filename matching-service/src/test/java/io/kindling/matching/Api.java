@@ -17,7 +17,11 @@ public final class Api {
 	private final ServiceClient http;
 
 	public Api(int port) {
-		this.http = new ServiceClient(port);
+		this(new ServiceClient(port));
+	}
+
+	public Api(ServiceClient http) {
+		this.http = http;
 	}
 
 	/** The client underneath, for requests the helpers here do not make. */

@@ -49,7 +49,8 @@ class WebEdgeFuzzIT {
 				Endpoint.withBody("POST", "/api/admin/bans", true, Field.enumeration("ban_type", "IP"),
 						Field.text("value", "10.0.0.1")),
 				Endpoint.of("GET", "/api/admin/bans", true), Endpoint.of("DELETE", "/api/admin/bans/1", true),
-				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
+				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false),
+				Endpoint.of("GET", "/v3/api-docs", false), Endpoint.of("GET", "/swagger-ui.html", false));
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();
 

@@ -71,7 +71,8 @@ class WebEdgeFuzzIT {
 					.badQueries("limit=abc", "limit=0", "limit=1001", "limit=2.5", "limit=%ZZ", "limit=-1",
 							"limit=99999999999"),
 				Endpoint.of("POST", "/api/outbox/parked/" + UUID.randomUUID() + "/retry", true),
-				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
+				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false),
+				Endpoint.of("GET", "/v3/api-docs", false), Endpoint.of("GET", "/swagger-ui.html", false));
 		// the relay makes its partition rows beside the outbox table once it sees the
 		// table
 		await().atMost(Duration.ofSeconds(30)).until(() -> this.sources.ready().size() == 1);

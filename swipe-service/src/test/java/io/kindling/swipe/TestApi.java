@@ -14,7 +14,11 @@ public final class TestApi {
 	private final ServiceClient http;
 
 	public TestApi(int port) {
-		this.http = new ServiceClient(port);
+		this(new ServiceClient(port));
+	}
+
+	public TestApi(ServiceClient http) {
+		this.http = http;
 	}
 
 	/** The client underneath, for requests the helpers here do not make. */

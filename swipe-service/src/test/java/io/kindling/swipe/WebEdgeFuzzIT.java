@@ -66,7 +66,8 @@ class WebEdgeFuzzIT {
 				Endpoint.of("GET", "/api/likes", true)
 					.badQueries("cursor=%00", "cursor=abc", "cursor=Zm9v", "cursor=OTo5Ojk", "limit=abc", "limit=0",
 							"limit=100000", "cursor=%ZZ"),
-				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
+				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false),
+				Endpoint.of("GET", "/v3/api-docs", false), Endpoint.of("GET", "/swagger-ui.html", false));
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();
 

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 import org.jspecify.annotations.Nullable;
@@ -25,6 +26,8 @@ public final class ServiceClient {
 
 	private final Queue<HttpConnection> idle = new ConcurrentLinkedQueue<>();
 
+	private final @Nullable BiConsumer<Request, Response> observer;
+
 	public ServiceClient(int port) {
 		this(port, Duration.ofSeconds(60));
 	}
@@ -33,8 +36,21 @@ public final class ServiceClient {
 	 * @param timeout for connecting, and for each read of an answer
 	 */
 	public ServiceClient(int port, Duration timeout) {
+		this(port, timeout, null);
+	}
+
+	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer) {
 		this.port = port;
 		this.timeout = timeout;
+		this.observer = observer;
+	}
+
+	/**
+	 * A client of the same service that shows {@code observer} every request it sends
+	 * with its answer (event streams aside), on the sending thread.
+	 */
+	public ServiceClient observedBy(BiConsumer<Request, Response> observer) {
+		return new ServiceClient(this.port, this.timeout, observer);
 	}
 
 	public int port() {
@@ -88,6 +104,9 @@ public final class ServiceClient {
 			throw ex;
 		}
 		this.idle.add(connection);
+		if (this.observer != null) {
+			this.observer.accept(request, response);
+		}
 		return response;
 	}
 

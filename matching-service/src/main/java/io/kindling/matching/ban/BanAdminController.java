@@ -8,6 +8,8 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -33,18 +35,21 @@ class BanAdminController {
 	}
 
 	@PostMapping("/api/admin/bans")
+	@Refuses({ ProblemType.BAD_BAN, ProblemType.ALREADY_BANNED })
 	@ResponseStatus(HttpStatus.CREATED)
 	BanAdmin.ManagedBan ban(@Valid @RequestBody NewBan request) {
 		return this.bans.ban(request.banType(), request.value(), request.expiresAt(), request.reason());
 	}
 
 	@DeleteMapping("/api/admin/bans/{id}")
+	@Refuses(ProblemType.NO_SUCH_BAN)
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void lift(@PathVariable long id) {
 		this.bans.lift(id);
 	}
 
 	@GetMapping("/api/admin/bans")
+	@Refuses(ProblemType.BAD_CURSOR)
 	BanAdmin.Page list(@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
 		return this.bans.list(cursor, limit);

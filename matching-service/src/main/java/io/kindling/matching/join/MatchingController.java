@@ -5,6 +5,9 @@ import jakarta.validation.Valid;
 
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.session.Session;
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -28,6 +31,10 @@ class MatchingController {
 	 * The session comes first, so a request without one is 401 before its body is read.
 	 */
 	@PostMapping("/api/matching")
+	@ApiResponse(responseCode = "200", description = "Matched at once", useReturnTypeSchema = true)
+	@ApiResponse(responseCode = "202", description = "Waiting", useReturnTypeSchema = true)
+	@Refuses({ ProblemType.RATE_LIMITED, ProblemType.BANNED, ProblemType.TOPIC_UNAVAILABLE,
+			ProblemType.ALREADY_JOINED })
 	ResponseEntity<MatchingStatus> join(Session session, @Valid @RequestBody JoinRequest request,
 			HttpServletRequest http) {
 		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(),

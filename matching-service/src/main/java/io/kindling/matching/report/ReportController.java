@@ -3,6 +3,9 @@ package io.kindling.matching.report;
 import jakarta.validation.Valid;
 
 import io.kindling.matching.session.Session;
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
@@ -21,6 +24,9 @@ class ReportController {
 
 	/** 201 for a new report, 200 when this session reported that room's others before. */
 	@PostMapping("/api/matching/reports")
+	@ApiResponse(responseCode = "201", description = "Reported", useReturnTypeSchema = true)
+	@ApiResponse(responseCode = "200", description = "Reported before", useReturnTypeSchema = true)
+	@Refuses(ProblemType.NO_ROOM)
 	ResponseEntity<ReportService.Reported> report(Session session, @Valid @RequestBody ReportRequest request) {
 		ReportService.Reported reported = this.reports.report(session, request.reason());
 		return ResponseEntity.status(reported.repeated() ? HttpStatus.OK : HttpStatus.CREATED).body(reported);

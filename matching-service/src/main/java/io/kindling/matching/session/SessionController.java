@@ -2,6 +2,9 @@ package io.kindling.matching.session;
 
 import jakarta.servlet.http.HttpServletRequest;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
+
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
@@ -17,6 +20,7 @@ class SessionController {
 	}
 
 	@PostMapping("/api/sessions")
+	@Refuses(ProblemType.RATE_LIMITED)
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {
 		return this.sessions.issue(request.getRemoteAddr());

@@ -9,6 +9,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -34,6 +36,7 @@ class TopicAdminController {
 	}
 
 	@PostMapping("/api/admin/topics")
+	@Refuses(ProblemType.TOPIC_NAME_TAKEN)
 	@ResponseStatus(HttpStatus.CREATED)
 	TopicAdmin.ManagedTopic add(@Valid @RequestBody NewTopic request) {
 		return this.topics.add(request.name());
@@ -41,13 +44,14 @@ class TopicAdminController {
 
 	/** Renames, retires ({@code "active": false}) or brings back a topic. */
 	@PatchMapping("/api/admin/topics/{id}")
+	@Refuses({ ProblemType.NO_SUCH_TOPIC, ProblemType.TOPIC_NAME_TAKEN })
 	TopicAdmin.ManagedTopic change(@PathVariable long id, @Valid @RequestBody TopicChange request) {
 		return this.topics.change(id, request.name(), request.active());
 	}
 
 	@GetMapping("/api/admin/topics")
-	Topics list() {
-		return new Topics(this.topics.list());
+	ManagedTopics list() {
+		return new ManagedTopics(this.topics.list());
 	}
 
 	record NewTopic(@NotNull @NotBlank @Size(max = 100) @Pattern(regexp = NAME,
@@ -67,7 +71,8 @@ class TopicAdminController {
 
 	}
 
-	record Topics(List<TopicAdmin.ManagedTopic> topics) {
+	/** Not {@code Topics}: the public list's schema has that name. */
+	record ManagedTopics(List<TopicAdmin.ManagedTopic> topics) {
 
 	}
 

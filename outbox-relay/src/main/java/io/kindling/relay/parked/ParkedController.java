@@ -1,11 +1,13 @@
 package io.kindling.relay.parked;
 
 import java.util.List;
-import java.util.Map;
 
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
+
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -30,14 +32,26 @@ class ParkedController {
 	}
 
 	@GetMapping
-	Map<String, List<ParkedRow>> list(@RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
-		return Map.of("parked", this.parkedRows.list(limit));
+	Parked list(@RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
+		return new Parked(this.parkedRows.list(limit));
 	}
 
 	@PostMapping("/{id}/retry")
-	Map<String, Object> retry(@PathVariable @Pattern(regexp = EVENT_ID) String id) {
+	@Refuses(ProblemType.PARKED_ROW_NOT_FOUND)
+	Retried retry(@PathVariable @Pattern(regexp = EVENT_ID) String id) {
 		ParkedRow row = this.parkedRows.retry(id);
-		return Map.of("id", row.id(), "source", row.source(), "status", "queued");
+		return new Retried(row.id(), row.source(), "queued");
+	}
+
+	record Parked(List<ParkedRow> parked) {
+
+	}
+
+	/**
+	 * @param status always {@code queued}: the relay publishes the row on its next pass
+	 */
+	record Retried(String id, String source, String status) {
+
 	}
 
 }

@@ -2,6 +2,7 @@ package io.kindling.support.web;
 
 import java.io.IOException;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -16,6 +17,8 @@ import org.springframework.web.bind.annotation.RestController;
  * (Spring Security's firewall, an exception before Spring MVC) answers as a problem
  * detail too, in place of Spring Boot's own JSON or HTML.
  */
+// not an endpoint of the API: the page the container forwards a failed request to
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 

@@ -2,8 +2,11 @@ package io.kindling.swipe.block;
 
 import java.time.Instant;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.block.Blocks.BlockPage;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
@@ -18,6 +21,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -31,6 +35,9 @@ class BlockController {
 
 	/** 201 for a new block, 200 for one that was there already. */
 	@PostMapping("/api/blocks")
+	@ApiResponse(responseCode = "201", description = "Blocked", useReturnTypeSchema = true)
+	@ApiResponse(responseCode = "200", description = "Blocked before", useReturnTypeSchema = true)
+	@Refuses({ ProblemType.BAD_BLOCK, ProblemType.UNKNOWN_TARGET })
 	ResponseEntity<BlockAnswer> block(@AuthenticationPrincipal Jwt jwt, @RequestBody BlockRequest request) {
 		Long userId = request.userId();
 		if (userId == null) {
@@ -42,12 +49,13 @@ class BlockController {
 	}
 
 	@DeleteMapping("/api/blocks/{userId}")
-	ResponseEntity<Void> unblock(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
+	@ResponseStatus(HttpStatus.NO_CONTENT)
+	void unblock(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		this.blocks.unblock(CurrentUser.id(jwt), userId);
-		return ResponseEntity.noContent().build();
 	}
 
 	@GetMapping("/api/blocks")
+	@Refuses(ProblemType.BAD_CURSOR)
 	BlockPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Blocks.PAGE_SIZE) @Min(1) @Max(Blocks.MAX_PAGE_SIZE) int limit) {
 		return this.blocks.page(CurrentUser.id(jwt), cursor, limit);

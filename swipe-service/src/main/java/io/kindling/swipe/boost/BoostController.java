@@ -2,6 +2,8 @@ package io.kindling.swipe.boost;
 
 import java.time.Instant;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 
 import org.springframework.http.HttpStatus;
@@ -22,6 +24,7 @@ class BoostController {
 	}
 
 	@PostMapping("/api/boosts")
+	@Refuses({ ProblemType.NO_PROFILE, ProblemType.BOOST_ACTIVE, ProblemType.BOOST_COOLDOWN })
 	@ResponseStatus(HttpStatus.CREATED)
 	BoostStarted start(@AuthenticationPrincipal Jwt jwt) {
 		return new BoostStarted(this.boosts.start(CurrentUser.id(jwt)));
@@ -29,6 +32,7 @@ class BoostController {
 
 	/** The caller's running boost and the viewers it was served to so far. */
 	@GetMapping("/api/boosts/current")
+	@Refuses(ProblemType.NO_ACTIVE_BOOST)
 	CurrentBoost current(@AuthenticationPrincipal Jwt jwt) {
 		return this.boosts.current(CurrentUser.id(jwt))
 			.map((boost) -> new CurrentBoost(boost.expiresAt(), boost.views()))

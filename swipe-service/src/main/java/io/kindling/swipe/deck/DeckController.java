@@ -5,6 +5,9 @@ import java.util.List;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
+
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -21,6 +24,7 @@ class DeckController {
 	}
 
 	@GetMapping("/api/deck")
+	@Refuses(ProblemType.NO_PROFILE)
 	DeckPage deck(@AuthenticationPrincipal Jwt jwt, @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
 		return new DeckPage(this.decks.next(Long.parseLong(jwt.getSubject()), limit));
 	}

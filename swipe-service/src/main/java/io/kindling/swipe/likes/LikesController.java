@@ -1,5 +1,7 @@
 package io.kindling.swipe.likes;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.likes.LikesYou.LikesPage;
 import io.kindling.swipe.security.CurrentUser;
 import jakarta.validation.constraints.Max;
@@ -22,6 +24,7 @@ class LikesController {
 	}
 
 	@GetMapping("/api/likes")
+	@Refuses(ProblemType.BAD_CURSOR)
 	LikesPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + LikesYou.PAGE_SIZE) @Min(1) @Max(LikesYou.MAX_PAGE_SIZE) int limit) {
 		return this.likes.page(CurrentUser.id(jwt), cursor, limit);

@@ -1,18 +1,21 @@
 package io.kindling.swipe.match;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.Matches.MatchPage;
 import io.kindling.swipe.security.CurrentUser;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.ResponseEntity;
+import org.springframework.http.HttpStatus;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -25,15 +28,17 @@ class MatchController {
 	}
 
 	@GetMapping("/api/matches")
+	@Refuses(ProblemType.BAD_CURSOR)
 	MatchPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Matches.PAGE_SIZE) @Min(1) @Max(Matches.MAX_PAGE_SIZE) int limit) {
 		return this.matches.page(CurrentUser.id(jwt), cursor, limit);
 	}
 
 	@DeleteMapping("/api/matches/{matchId}")
-	ResponseEntity<Void> unmatch(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId) {
+	@ResponseStatus(HttpStatus.NO_CONTENT)
+	@Refuses(ProblemType.NO_SUCH_MATCH)
+	void unmatch(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId) {
 		this.matches.unmatch(CurrentUser.id(jwt), matchId);
-		return ResponseEntity.noContent().build();
 	}
 
 }

@@ -3,6 +3,8 @@ package io.kindling.swipe.profile;
 import java.time.LocalDate;
 import java.util.Set;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
@@ -34,11 +36,13 @@ class ProfileController {
 	}
 
 	@PutMapping("/api/profile")
+	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE })
 	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
 
 	@GetMapping("/api/profiles/{userId}")
+	@Refuses(ProblemType.NO_SUCH_PROFILE)
 	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		return this.profiles.card(CurrentUser.id(jwt), userId);
 	}

@@ -1,5 +1,7 @@
 package io.kindling.swipe.report;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import org.jspecify.annotations.Nullable;
 
@@ -21,6 +23,7 @@ class ReportController {
 	}
 
 	@PostMapping("/api/reports")
+	@Refuses(ProblemType.BAD_REPORT)
 	@ResponseStatus(HttpStatus.CREATED)
 	Reports.Report report(@AuthenticationPrincipal Jwt jwt, @RequestBody ReportRequest request) {
 		return this.reports.report(CurrentUser.id(jwt), request.userId(), request.reason(), request.details());

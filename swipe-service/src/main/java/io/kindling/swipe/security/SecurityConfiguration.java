@@ -2,7 +2,6 @@ package io.kindling.swipe.security;
 
 import java.time.Clock;
 import java.util.regex.Pattern;
-
 import javax.crypto.spec.SecretKeySpec;
 
 import io.kindling.push.StreamTickets;
@@ -20,7 +19,6 @@ import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
-import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2Error;
 import org.springframework.security.oauth2.core.OAuth2TokenValidator;
@@ -33,6 +31,7 @@ import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
+import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.util.StringUtils;
@@ -41,7 +40,7 @@ import org.springframework.util.StringUtils;
  * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
  * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. The
  * event stream also opens with a stream ticket. Health and metrics stay open for probes
- * and scrapers.
+ * and scrapers, and the API's description and Swagger UI for anyone.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -64,6 +63,10 @@ class SecurityConfiguration {
 			.authorizeHttpRequests((requests) -> requests
 				.requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus", "/actuator/info",
 						"/error")
+				.permitAll()
+				// the API's description and Swagger UI: what anyone needs to call it
+				.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html",
+						"/swagger-ui/**")
 				.permitAll()
 				.requestMatchers(HttpMethod.OPTIONS, "/**")
 				.permitAll()

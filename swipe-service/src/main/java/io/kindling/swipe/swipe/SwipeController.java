@@ -3,9 +3,13 @@ package io.kindling.swipe.swipe;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Parameter;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -13,6 +17,7 @@ import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 @RestController
@@ -34,8 +39,16 @@ class SwipeController {
 	}
 
 	@PostMapping("/api/swipes")
+	@Refuses({ ProblemType.BAD_IDEMPOTENCY_KEY, ProblemType.BAD_SWIPE, ProblemType.SELF_SWIPE,
+			ProblemType.UNKNOWN_TARGET, ProblemType.ALREADY_SWIPED, ProblemType.IDEMPOTENCY_KEY_REUSED,
+			ProblemType.DAILY_LIMIT_REACHED })
 	ResponseEntity<SwipeResponse> swipe(@AuthenticationPrincipal Jwt jwt,
-			@RequestHeader(name = IDEMPOTENCY_KEY, required = false) @Nullable String idempotencyKey,
+			// required, but refused here as bad-idempotency-key rather than by Spring as
+			// invalid-request
+			@Parameter(required = true,
+					description = "One new key per swipe, printable ASCII, at most 64: a retry with the same key "
+							+ "and body gets the same answer") @RequestHeader(name = IDEMPOTENCY_KEY,
+									required = false) @Nullable String idempotencyKey,
 			@RequestBody SwipeRequest request) {
 		String requestId = requestId(idempotencyKey);
 		Long targetUserId = request.targetUserId();
@@ -52,9 +65,10 @@ class SwipeController {
 	}
 
 	@DeleteMapping("/api/swipes/last")
-	ResponseEntity<Void> rewind(@AuthenticationPrincipal Jwt jwt) {
+	@ResponseStatus(HttpStatus.NO_CONTENT)
+	@Refuses({ ProblemType.NOTHING_TO_REWIND, ProblemType.SWIPE_MADE_A_MATCH })
+	void rewind(@AuthenticationPrincipal Jwt jwt) {
 		this.swipes.rewindLast(CurrentUser.id(jwt));
-		return ResponseEntity.noContent().build();
 	}
 
 	private static String requestId(@Nullable String idempotencyKey) {

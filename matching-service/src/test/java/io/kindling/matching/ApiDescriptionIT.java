@@ -1,0 +1,151 @@
+package io.kindling.matching;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.test.ApiContract;
+import io.swagger.v3.oas.annotations.Hidden;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The rooms API's OpenAPI description is what the service does: every handler is in it,
+ * real answers (successes and refusals, driven through the API as a client would)
+ * validate against it, and docs/api/matching-service.json is the same document.
+ */
+class ApiDescriptionIT extends RoomFeatureTest {
+
+	@Autowired
+	@Qualifier("requestMappingHandlerMapping")
+	RequestMappingHandlerMapping handlers;
+
+	ApiContract contract;
+
+	/** After the stores are emptied: the same client, every answer checked. */
+	@BeforeEach
+	void checkEveryAnswer() {
+		ServiceClient http = new ServiceClient(this.port);
+		this.contract = ApiContract.servedBy(http);
+		this.api = new Api(http.observedBy(this.contract::check));
+	}
+
+	@Test
+	void everyHandlerIsDescribed() {
+		this.contract.assertDescribes(handlers(this.handlers));
+	}
+
+	@Test
+	void theDocsAndSwaggerUiAreOpenToAnyone() {
+		ServiceClient http = new ServiceClient(this.port);
+		Response ui = http.get("/swagger-ui.html", null);
+		assertThat(ui.status()).isEqualTo(302);
+		Response page = http.get(ui.header("Location").orElseThrow(), null);
+		assertThat(page.status()).isEqualTo(200);
+		assertThat(page.body()).contains("swagger-ui");
+		assertThat(http.get("/v3/api-docs", "not-a-session").status()).isEqualTo(200);
+	}
+
+	@Test
+	void realAnswersConformToTheDescription() {
+		String ana = this.api.session();
+		String ben = this.api.session();
+		this.api.send("GET", "/api/topics", null, null);
+		this.api.status(ana);
+		this.api.send("GET", "/api/matching/queues", ana, null);
+		this.api.send("POST", "/api/matching/events/tickets", ana, null);
+		this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}");
+		assertThat(this.api.join(ana, 1, 2).status()).isEqualTo(202);
+		this.api.status(ana);
+		this.api.join(ana, 1, 2);
+		assertThat(this.api.join(ben, 1, 2).status()).isEqualTo(200);
+		this.api.status(ana);
+		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
+			.isEqualTo(201);
+		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
+			.isEqualTo(200);
+		this.api.leave(ana);
+		this.api.leave(ben);
+		refusals(ana);
+		operators();
+		this.contract.assertAllConformed();
+		System.out.println("operations no answer was checked for: " + this.contract.unexercised());
+	}
+
+	@Test
+	void theCommittedCopyIsWhatTheServiceServes() {
+		this.contract.assertCommittedCopy(ApiContract.repositoryRoot().resolve("docs/api/matching-service.json"));
+	}
+
+	private void refusals(String session) {
+		this.api.join(null, 1, 2);
+		this.api.join("no-such-session", 1, 2);
+		this.api.send("POST", "/api/matching", session, "{\"topic_id\": 1, \"size\": 4}");
+		this.api.send("POST", "/api/matching", session, "{\"topic_id\": ");
+		this.api.send("POST", "/api/matching", session, "{\"topic_id\": 999999, \"size\": 2}");
+		this.api.send("POST", "/api/matching", session, "{}", "Content-Type", "text/plain");
+		this.api.http().send(Request.of("POST", "/api/matching").bearer(session).body(new byte[20 * 1024]));
+		this.api.send("GET", "/api/matching", session, null, "Accept", "text/csv");
+		this.api.send("GET", "/api/matching/events?ticket=spent", null, null, "Accept", "text/event-stream");
+		this.api.send("GET", "/api/matching/queues", null, null);
+	}
+
+	private void operators() {
+		String topic = "Topic " + System.nanoTime();
+		Response added = admin("POST", "/api/admin/topics", "{\"name\":\"" + topic + "\"}");
+		assertThat(added.status()).isEqualTo(201);
+		long topicId = added.json().get("id").asLong();
+		admin("POST", "/api/admin/topics", "{\"name\":\"" + topic + "\"}");
+		admin("PATCH", "/api/admin/topics/" + topicId, "{\"active\": false}");
+		admin("PATCH", "/api/admin/topics/999999", "{\"active\": true}");
+		admin("PATCH", "/api/admin/topics/" + topicId, "{}");
+		admin("GET", "/api/admin/topics", null);
+		Response ban = admin("POST", "/api/admin/bans",
+				"{\"ban_type\":\"IP\",\"value\":\"203.0.113.7\",\"reason\":\"spam\"}");
+		assertThat(ban.status()).isEqualTo(201);
+		admin("POST", "/api/admin/bans", "{\"ban_type\":\"IP\",\"value\":\"203.0.113.7\"}");
+		admin("POST", "/api/admin/bans", "{\"ban_type\":\"IP\",\"value\":\"not-an-address\"}");
+		admin("POST", "/api/admin/bans", "{\"ban_type\":\"SESSION\",\"value\":\"" + "ab".repeat(32)
+				+ "\",\"expires_at\":\"2999-01-01T00:00:00Z\"}");
+		admin("GET", "/api/admin/bans?limit=1", null);
+		admin("GET", "/api/admin/bans?cursor=bogus", null);
+		admin("DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
+		admin("DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
+		this.api.send("GET", "/api/admin/topics", null, null);
+	}
+
+	private Response admin(String method, String path, String body) {
+		return RoomFeatures.admin(this.api, method, path, body);
+	}
+
+	/** Every handler of ours, as "GET /api/topics", but those kept out of the API. */
+	static Set<String> handlers(RequestMappingHandlerMapping mapping) {
+		Set<String> handlers = new TreeSet<>();
+		mapping.getHandlerMethods().forEach((info, handler) -> {
+			if (!handler.getBeanType().getName().startsWith("io.kindling.")
+					|| AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), Hidden.class)) {
+				return;
+			}
+			Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+			for (String path : info.getPatternValues()) {
+				for (RequestMethod method : methods.isEmpty() ? List.of(RequestMethod.values()) : methods) {
+					handlers.add(method.name() + " " + path);
+				}
+			}
+		});
+		assertThat(handlers).isNotEmpty();
+		return handlers;
+	}
+
+}

@@ -1,0 +1,40 @@
+package io.kindling.support.openapi;
+
+import io.swagger.v3.oas.models.OpenAPI;
+import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
+import org.springdoc.core.customizers.GlobalOperationCustomizer;
+
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * The parts of every service's OpenAPI description that are the same everywhere: JSON
+ * schemas as the services' Jackson writes them (snake_case, nulls where a field is
+ * nullable), problem responses typed by the web edge's vocabulary, and each endpoint's
+ * security from the service's {@link ServiceApi}.
+ */
+@AutoConfiguration
+@ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
+@ConditionalOnClass(OpenAPI.class)
+@ConditionalOnBean(ServiceApi.class)
+public class ApiDocsAutoConfiguration {
+
+	@Bean
+	JacksonModels jacksonModels() {
+		return new JacksonModels();
+	}
+
+	@Bean
+	GlobalOperationCustomizer apiOperations(ServiceApi service) {
+		return new ApiOperations(service);
+	}
+
+	@Bean
+	GlobalOpenApiCustomizer apiDocument(ServiceApi service) {
+		return new ApiDocument(service);
+	}
+
+}

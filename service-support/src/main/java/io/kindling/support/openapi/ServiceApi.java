@@ -1,0 +1,29 @@
+package io.kindling.support.openapi;
+
+import java.util.List;
+import java.util.Map;
+
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+
+import org.springframework.web.method.HandlerMethod;
+
+/**
+ * What a service tells its OpenAPI description that the controllers do not: its title,
+ * its security schemes and which of them each endpoint takes. One bean per service.
+ */
+public interface ServiceApi {
+
+	Info info();
+
+	/** The schemes, by the names {@link #security} uses. */
+	Map<String, SecurityScheme> securitySchemes();
+
+	/**
+	 * The schemes that authenticate a call of this handler, any one of them; empty for an
+	 * endpoint that anyone may call.
+	 * @param path the handler's path, as mapped ({@code /api/admin/topics/{id}})
+	 */
+	List<String> security(HandlerMethod handler, String path);
+
+}

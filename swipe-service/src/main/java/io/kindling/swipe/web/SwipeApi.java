@@ -1,0 +1,60 @@
+package io.kindling.swipe.web;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.kindling.push.StreamTickets;
+import io.kindling.support.openapi.ServiceApi;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+
+import org.springframework.stereotype.Component;
+import org.springframework.web.method.HandlerMethod;
+
+/**
+ * The swipe API's description: every endpoint takes the caller's bearer JWT; the event
+ * stream also a stream ticket.
+ */
+@Component
+class SwipeApi implements ServiceApi {
+
+	private static final String JWT = "jwt";
+
+	private static final String STREAM_TICKET = "stream_ticket";
+
+	/** The one endpoint that opens with a ticket too (the security filters check it). */
+	private static final String EVENTS = "/api/events";
+
+	@Override
+	public Info info() {
+		return new Info().title("Kindling swipes (swipe-service)")
+			.version("1")
+			.description("Profiles, a deck of nearby candidates, likes, passes and super likes, mutual matches, "
+					+ "boosts, and a stream of the caller's match events. Every refusal is an "
+					+ "application/problem+json whose type is listed in docs/errors.md.");
+	}
+
+	@Override
+	public Map<String, SecurityScheme> securitySchemes() {
+		Map<String, SecurityScheme> schemes = new LinkedHashMap<>();
+		schemes.put(JWT, new SecurityScheme().type(SecurityScheme.Type.HTTP)
+			.scheme("bearer")
+			.bearerFormat("JWT")
+			.description("A JWT from your auth service: HS256 with kindling.security.jwt-secret, or RS256/ES256 "
+					+ "from its key set; exp required, sub the numeric user id"));
+		schemes.put(STREAM_TICKET,
+				new SecurityScheme().type(SecurityScheme.Type.APIKEY)
+					.in(SecurityScheme.In.QUERY)
+					.name(StreamTickets.PARAMETER)
+					.description("A single-use ticket from POST /api/events/tickets, valid a minute, "
+							+ "for a browser's EventSource, which cannot send a header"));
+		return schemes;
+	}
+
+	@Override
+	public List<String> security(HandlerMethod handler, String path) {
+		return EVENTS.equals(path) ? List.of(JWT, STREAM_TICKET) : List.of(JWT);
+	}
+
+}

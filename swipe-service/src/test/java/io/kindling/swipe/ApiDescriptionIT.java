@@ -1,0 +1,179 @@
+package io.kindling.swipe;
+
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.test.ApiContract;
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.swagger.v3.oas.annotations.Hidden;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.web.bind.annotation.RequestMethod;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The swipe API's OpenAPI description is what the service does: every handler is in it,
+ * real answers (successes and refusals, driven through the API as a client would)
+ * validate against it, and docs/api/swipe-service.json is the same document.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe_api")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.data.redis.database=5")
+class ApiDescriptionIT {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	@Qualifier("requestMappingHandlerMapping")
+	RequestMappingHandlerMapping handlers;
+
+	ApiContract contract;
+
+	TestApi api;
+
+	@BeforeEach
+	void connect() {
+		ServiceClient http = new ServiceClient(this.port);
+		this.contract = ApiContract.servedBy(http);
+		this.api = new TestApi(http.observedBy(this.contract::check));
+	}
+
+	@Test
+	void everyHandlerIsDescribed() {
+		this.contract.assertDescribes(handlers(this.handlers));
+	}
+
+	@Test
+	void theDocsAndSwaggerUiAreOpenToAnyone() {
+		ServiceClient http = new ServiceClient(this.port);
+		Response ui = http.get("/swagger-ui.html", null);
+		assertThat(ui.status()).isEqualTo(302);
+		Response page = http.get(ui.header("Location").orElseThrow(), null);
+		assertThat(page.status()).isEqualTo(200);
+		assertThat(page.body()).contains("swagger-ui");
+		assertThat(http.get("/v3/api-docs/swagger-config", null).status()).isEqualTo(200);
+		assertThat(http.get("/api/matches", null).status()).isEqualTo(401);
+	}
+
+	@Test
+	void realAnswersConformToTheDescription() {
+		long base = 7_000_000_000L + ThreadLocalRandom.current().nextLong(1_000_000) * 1000;
+		long ana = base + 1;
+		long ben = base + 2;
+		long cy = base + 3;
+		long nobody = base + 4;
+		for (long user : List.of(ana, ben, cy)) {
+			assertThat(this.api.put("/api/profile", user, profile("1990-01-01", 18, 60)).status()).isEqualTo(200);
+		}
+		this.api.get("/api/profiles/" + ben, ana);
+		assertThat(this.api.get("/api/deck?limit=5", ana).status()).isEqualTo(200);
+		this.api.swipe(ana, "k-" + UUID.randomUUID(), ben, "LIKE");
+		String key = "k-" + UUID.randomUUID();
+		Response match = this.api.swipe(ben, key, ana, "SUPER_LIKE");
+		assertThat(match.json().get("matched").asBoolean()).isTrue();
+		this.api.swipe(ben, key, ana, "SUPER_LIKE");
+		this.api.swipe(ben, key, cy, "LIKE");
+		this.api.get("/api/matches?limit=1", ana);
+		this.api.http().send(Request.of("POST", "/api/events/tickets").bearer(TestTokens.forUser(ana)));
+		this.api.swipe(cy, "k-" + UUID.randomUUID(), ana, "PASS");
+		assertThat(this.api.delete("/api/swipes/last", cy).status()).isEqualTo(204);
+		this.api.delete("/api/swipes/last", cy);
+		this.api.delete("/api/swipes/last", ben);
+		assertThat(this.api.delete("/api/matches/" + match.json().get("match_id").asLong(), ana).status())
+			.isEqualTo(204);
+		this.api.delete("/api/matches/" + match.json().get("match_id").asLong(), ana);
+		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
+		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
+		this.api.get("/api/boosts/current", cy);
+		this.api.get("/api/boosts/current", ana);
+		this.api.get("/api/likes?limit=1", ana);
+		Request block = Request.of("POST", "/api/blocks")
+			.bearer(TestTokens.forUser(cy))
+			.json("{\"user_id\": " + ben + "}");
+		assertThat(this.api.http().send(block).status()).isEqualTo(201);
+		this.api.http().send(block);
+		this.api.get("/api/blocks?limit=1", cy);
+		assertThat(this.api.delete("/api/blocks/" + ben, cy).status()).isEqualTo(204);
+		this.api.http()
+			.send(Request.of("POST", "/api/reports")
+				.bearer(TestTokens.forUser(cy))
+				.json("{\"user_id\": " + ana + ", \"reason\": \"SPAM_OR_SCAM\", \"details\": \"sells things\"}"));
+		this.api.http().send(Request.of("POST", "/api/blocks").bearer(TestTokens.forUser(cy)).json("{}"));
+		refusals(ana, nobody);
+		this.contract.assertAllConformed();
+		System.out.println("operations no answer was checked for: " + this.contract.unexercised());
+	}
+
+	@Test
+	void theCommittedCopyIsWhatTheServiceServes() {
+		this.contract.assertCommittedCopy(ApiContract.repositoryRoot().resolve("docs/api/swipe-service.json"));
+	}
+
+	private void refusals(long user, long withoutProfile) {
+		this.api.http().get("/api/matches", null);
+		this.api.http().get("/api/matches", "not.a.jwt");
+		this.api.put("/api/profile", user, profile("2020-01-01", 18, 60));
+		this.api.put("/api/profile", user, profile("1990-01-01", 50, 30));
+		this.api.put("/api/profile", user, "{\"display_name\": 7}");
+		this.api.put("/api/profile", user, "{}");
+		this.api.get("/api/profiles/" + withoutProfile, user);
+		this.api.get("/api/deck", withoutProfile);
+		this.api.get("/api/deck?limit=0", user);
+		this.api.get("/api/matches?cursor=bogus", user);
+		this.api.swipe(user, null, "{\"target_user_id\": 7, \"action\": \"LIKE\"}");
+		this.api.swipe(user, "k-" + UUID.randomUUID(), user, "LIKE");
+		this.api.swipe(user, "k-" + UUID.randomUUID(), withoutProfile, "LIKE");
+		this.api.swipe(user, "k-" + UUID.randomUUID(), 7, "WINK");
+		this.api.http()
+			.send(Request.of("POST", "/api/swipes")
+				.bearer(TestTokens.forUser(user))
+				.header("Content-Type", "text/plain")
+				.body("x".getBytes()));
+		this.api.http().send(Request.of("GET", "/api/events?ticket=spent").header("Accept", "text/event-stream"));
+		this.api.http()
+			.send(Request.of("GET", "/api/deck").bearer(TestTokens.forUser(user)).header("Accept", "text/csv"));
+	}
+
+	private static String profile(String birthDate, int ageMin, int ageMax) {
+		return """
+				{"display_name": "Ana", "gender": "WOMAN", "interested_in": ["WOMAN", "MAN"], "birth_date": "%s",
+				 "location": {"lat": 52.52, "lon": 13.405}, "age_min": %d, "age_max": %d, "max_distance_km": 50}
+				""".formatted(birthDate, ageMin, ageMax);
+	}
+
+	/** Every handler of ours, as "GET /api/deck", but those kept out of the API. */
+	static Set<String> handlers(RequestMappingHandlerMapping mapping) {
+		Set<String> handlers = new TreeSet<>();
+		mapping.getHandlerMethods().forEach((info, handler) -> {
+			if (!handler.getBeanType().getName().startsWith("io.kindling.")
+					|| AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), Hidden.class)) {
+				return;
+			}
+			Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
+			for (String path : info.getPatternValues()) {
+				for (RequestMethod method : methods.isEmpty() ? List.of(RequestMethod.values()) : methods) {
+					handlers.add(method.name() + " " + path);
+				}
+			}
+		});
+		assertThat(handlers).isNotEmpty();
+		return handlers;
+	}
+
+}
