@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Load;
@@ -53,10 +54,14 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * it pops from.</li>
  * </ol>
  * Stops everything it started.
+ *
+ * <p>
+ * With {@code --redis cluster} (or {@code sentinel}) it measures rooms and pushes on that
+ * mode beside a single Redis instead, in one run ({@link BesideStandalone}).
  */
 public final class RoomsBench {
 
-	private static final String DATABASE = "kindling_matching";
+	static final String DATABASE = "kindling_matching";
 
 	/** The bench adds its own topics so that concurrent pairs never meet by accident. */
 	private static final int FIRST_TOPIC = 1000;
@@ -75,6 +80,12 @@ public final class RoomsBench {
 
 	private static final Pattern STATUS = Pattern.compile("\"status\":\"([a-z]+)\"");
 
+	/**
+	 * Rate limits off: the bench is one address joining far more than a person does.
+	 */
+	static final List<String> SERVICE_SETTINGS = List.of("--kindling.matching.rate-limit.joins-per-minute=0",
+			"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN");
+
 	private RoomsBench() {
 	}
 
@@ -85,12 +96,14 @@ public final class RoomsBench {
 		// the JIT needs tens of thousands of calls of the join path before it is
 		// compiled; a short warm-up measures the compiler, not the service
 		int warmup = (int) options.number("--warmup", 60);
+		if (options.redis() != BenchRedis.Mode.STANDALONE) {
+			BesideStandalone.run(options, options.redis(), seconds, clients, warmup);
+			return;
+		}
 		try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb(DATABASE).start()) {
 			Path formScript = stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua");
-			// rate limits off: the bench is one address joining far more than a person
-			// does; any --name=value argument is a setting for both services
-			List<String> settings = new ArrayList<>(List.of("--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"));
+			// any --name=value argument is a setting for both services
+			List<String> settings = new ArrayList<>(SERVICE_SETTINGS);
 			settings.addAll(options.settings());
 			int portA = stack.startService("matching-service", "512m", "matching-a.log", settings).port();
 			int portB = stack.startService("matching-service", "512m", "matching-b.log", settings).port();
@@ -511,7 +524,7 @@ public final class RoomsBench {
 		return token.group(1);
 	}
 
-	private static void addTopics(String jdbcUrl) throws Exception {
+	static void addTopics(String jdbcUrl) throws Exception {
 		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
 				PreparedStatement insert = db
 					.prepareStatement("INSERT IGNORE INTO topics (id, name, active) VALUES (?, ?, TRUE)")) {
