@@ -47,6 +47,14 @@ public final class HeldRead<T> {
 		return known.value();
 	}
 
+	/**
+	 * The next {@link #get} reads again, whatever the TTL. Under the lock: a read begun
+	 * before the change being told must not store its stale answer after this.
+	 */
+	public synchronized void forget() {
+		this.held = null;
+	}
+
 	private boolean fresh(Held<T> known, Instant now) {
 		return now.isBefore(known.readAt().plus(this.ttl));
 	}

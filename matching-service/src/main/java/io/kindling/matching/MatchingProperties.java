@@ -26,6 +26,14 @@ import org.springframework.validation.annotation.Validated;
  * them on every join)
  * @param banCacheTtl how long the active bans read from the database are trusted (a new
  * ban bites after at most this; 0 asks the database on every join)
+ * @param rematchCooldown how long two sessions that shared a room are not put together
+ * again while someone else could form the room instead (0 turns this off)
+ * @param rematchAfter how long the oldest of a room of recent partners must have waited
+ * before that room forms, when nobody else in the queue can form one
+ * @param reportsToBan distinct reporters within {@code report-window} that ban a session
+ * @param reportWindow how far back reports of a session are counted
+ * @param adminToken the token the operators' API ({@code /api/admin/**}) wants; empty
+ * turns that API off
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
@@ -33,7 +41,9 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue("30s") Duration roomPendingTtl, @DefaultValue("10m") Duration roomTtl,
 		@DefaultValue("1s") Duration sweepInterval, @DefaultValue("24h") Duration sessionTtl,
 		@DefaultValue @Valid RateLimit rateLimit, @DefaultValue("5s") Duration topicCacheTtl,
-		@DefaultValue("5s") Duration banCacheTtl) {
+		@DefaultValue("5s") Duration banCacheTtl, @DefaultValue("30m") Duration rematchCooldown,
+		@DefaultValue("60s") Duration rematchAfter, @DefaultValue("3") @Min(1) int reportsToBan,
+		@DefaultValue("24h") Duration reportWindow, @DefaultValue("") String adminToken) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -44,6 +54,9 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requirePositive("session-ttl", sessionTtl);
 		requireNotNegative("topic-cache-ttl", topicCacheTtl);
 		requireNotNegative("ban-cache-ttl", banCacheTtl);
+		requireNotNegative("rematch-cooldown", rematchCooldown);
+		requireNotNegative("rematch-after", rematchAfter);
+		requirePositive("report-window", reportWindow);
 	}
 
 	private static void requireNotNegative(String name, Duration value) {

@@ -1,7 +1,10 @@
 package io.kindling.matching;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.kindling.infra.servers.MariaDbServer;
@@ -12,6 +15,7 @@ import io.kindling.infra.test.SchemaSnapshot;
 import io.kindling.outbox.OutboxSchema;
 import io.kindling.outbox.SqlTime;
 import org.flywaydb.core.Flyway;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -51,15 +55,23 @@ class OutboxMigrationIT {
 
 			this.startUp.migrate(asTheServiceDoes(former));
 			SchemaSnapshot after = SchemaSnapshot.of(former);
-			assertThat(after.only(OutboxMigrationIT::data)).isEqualTo(before.only(OutboxMigrationIT::data));
+			assertThat(after.only(OutboxMigrationIT::dataBesideTheOutbox))
+				.isEqualTo(before.only(OutboxMigrationIT::dataBesideTheOutbox));
+			// every outbox row as it was, with no trace context: none was stored then
+			assertThat(after.rows().get("room_outbox")).isEqualTo(withNoTraceparent(before.rows().get("room_outbox")));
 			// the service's history keeps every migration it ran, V1 and V2 with their
 			// present checksums, and the outbox table's own history starts at what V1 and
 			// V2 built
-			// ... and the migrations added since (V10, seats) after them
+			// ... and the migrations added since (V10 seats, V20 room reports) after them
 			assertThat(after.rows().get("flyway_schema_history"))
-				.hasSize(before.rows().get("flyway_schema_history").size() + 1);
-			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox"))).singleElement()
+				.hasSize(before.rows().get("flyway_schema_history").size() + 2);
+			// ... and the outbox's own later migrations (V2, traceparent) after that
+			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox"))).hasSize(2)
+				.first()
 				.satisfies((row) -> assertThat(row).containsEntry("version", "1").containsEntry("type", "BASELINE"));
+			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox")).get(1)).containsEntry("version", "2")
+				.containsEntry("type", "SQL")
+				.containsEntry("success", true);
 			asTheServiceDoes(former).validate();
 
 			this.startUp.migrate(asTheServiceDoes(fresh));
@@ -76,9 +88,23 @@ class OutboxMigrationIT {
 		return Flyway.configure().configuration(this.flyway.getConfiguration()).dataSource(database).load();
 	}
 
-	/** The tables the former migrations made (seats came later, empty). */
-	private static boolean data(String table) {
-		return !table.startsWith("flyway_") && !table.equals("seats");
+	/**
+	 * The tables the former migrations made (seats and the reports' came later, empty),
+	 * less the outbox table, which gained a column.
+	 */
+	private static boolean dataBesideTheOutbox(String table) {
+		return !table.startsWith("flyway_")
+				&& !Set.of("seats", "room_reports", "reported_sessions", "room_outbox").contains(table);
+	}
+
+	private static List<Map<String, @Nullable Object>> withNoTraceparent(List<Map<String, @Nullable Object>> rows) {
+		List<Map<String, @Nullable Object>> added = new ArrayList<>();
+		for (Map<String, @Nullable Object> row : rows) {
+			Map<String, @Nullable Object> copy = new LinkedHashMap<>(row);
+			copy.put("traceparent", null);
+			added.add(copy);
+		}
+		return added;
 	}
 
 	/** Outbox rows in each state the relay leaves them in, and the facts beside them. */

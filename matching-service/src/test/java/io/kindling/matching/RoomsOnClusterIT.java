@@ -90,6 +90,64 @@ class RoomsOnClusterIT {
 		assertThat(b.status(q).field("room_type")).isEqualTo("2");
 	}
 
+	/**
+	 * Recent partners travel from the tokens' slots to the queue's with each join; a ban
+	 * made on one instance takes its session out of its queue at once and bites on the
+	 * other within the cache's TTL, as a new topic shows there; both instances see the
+	 * same queue stats.
+	 */
+	@Test
+	void noRematchBansTopicsAndQueueStatsAcrossSlotsAndInstances() {
+		Api a = instances.a;
+		Api b = instances.b;
+		String x = a.session();
+		String y = b.session();
+		RoomFeatures.shareARoom(a, x, y, 4);
+		assertThat(a.join(x, 4, 2).status()).isEqualTo(202);
+		assertThat(b.join(y, 4, 2).status()).as("no rematch").isEqualTo(202);
+		Response withZ = b.join(a.session(), 4, 2);
+		assertThat(withZ.status()).isEqualTo(200);
+		assertThat(a.status(x).field("room_id")).isEqualTo(withZ.field("room_id"));
+		assertThat(a.status(y).field("status")).isEqualTo("waiting");
+		String token = a.session();
+		org.awaitility.Awaitility.await()
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> waiting(a, token, 4) == 1 && waiting(b, token, 4) == 1);
+
+		String reported = a.session();
+		List<String> reporters = List.of(a.session(), b.session(), a.session());
+		for (String reporter : reporters) {
+			RoomFeatures.shareARoom(b, reported, reporter, 1);
+		}
+		assertThat(a.join(reported, 2, 2).status()).isEqualTo(202);
+		assertThat(b.join(b.session(), 1, 2).status()).as("B's ban cache read before the ban").isEqualTo(202);
+		for (String reporter : reporters) {
+			assertThat(a.send("POST", "/api/matching/reports", reporter, "{\"reason\":\"SPAM\"}").status())
+				.isEqualTo(201);
+		}
+		assertThat(instances.redis.opsForZSet().size(RedisKeys.queue(2, 2))).as("out of its queue").isZero();
+		assertThat(a.join(reported, 2, 2).status()).isEqualTo(403);
+		instances.clock.advance(Duration.ofSeconds(5));
+		assertThat(b.join(reported, 2, 2).status()).as("within B's ban-cache-ttl").isEqualTo(403);
+
+		Response topic = RoomFeatures.admin(a, "POST", "/api/admin/topics",
+				"{\"name\":\"Cluster " + System.nanoTime() + "\"}");
+		assertThat(topic.status()).isEqualTo(201);
+		long topicId = topic.json().get("id").asLong();
+		assertThat(a.join(a.session(), topicId, 2).status()).isEqualTo(202);
+		instances.clock.advance(Duration.ofSeconds(5));
+		assertThat(b.join(b.session(), topicId, 2).status()).as("within B's topic-cache-ttl").isEqualTo(200);
+	}
+
+	private static int waiting(Api api, String token, long topicId) {
+		for (var queue : api.send("GET", "/api/matching/queues", token, null).json().get("queues")) {
+			if (queue.get("topic_id").asLong() == topicId && queue.get("size").asInt() == 2) {
+				return queue.get("waiting").asInt();
+			}
+		}
+		return -1;
+	}
+
 	@Test
 	void aRoomFormedOnInstanceAIsPushedToTheStreamOnInstanceB() throws Exception {
 		String x = instances.b.session();

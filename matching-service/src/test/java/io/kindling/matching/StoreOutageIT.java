@@ -93,6 +93,7 @@ class StoreOutageIT {
 			this.subscription.start();
 			assertThat(nextNonEmpty(lines, 10)).isEqualTo("event:matched");
 			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
+			assertThat(nextNonEmpty(lines, 5)).isEqualTo("id:" + formed.field("room_id"));
 
 			// a second catch-up finds the same room and does not send it again
 			this.subscription.stop();

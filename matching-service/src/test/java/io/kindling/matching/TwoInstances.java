@@ -1,8 +1,18 @@
 package io.kindling.matching;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
 
 import io.kindling.infra.test.MutableClock;
+import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -32,10 +42,13 @@ final class TwoInstances implements AutoCloseable {
 
 	final JdbcClient jdbc;
 
-	TwoInstances(MutableClock clock) {
+	/**
+	 * @param settings more arguments for both instances ({@code --name=value})
+	 */
+	TwoInstances(MutableClock clock, String... settings) {
 		this.clock = clock;
-		this.instanceA = instance(clock);
-		this.instanceB = instance(clock);
+		this.instanceA = instance(clock, settings);
+		this.instanceB = instance(clock, settings);
 		this.a = new Api(port(this.instanceA));
 		this.b = new Api(port(this.instanceB));
 		this.redis = this.instanceA.getBean(StringRedisTemplate.class);
@@ -49,6 +62,7 @@ final class TwoInstances implements AutoCloseable {
 			return null;
 		});
 		this.jdbc.sql("DELETE FROM seats").update();
+		this.jdbc.sql("DELETE FROM bans").update();
 	}
 
 	double counter(String name, String... tags) {
@@ -61,13 +75,17 @@ final class TwoInstances implements AutoCloseable {
 		return total;
 	}
 
-	private static ConfigurableApplicationContext instance(MutableClock clock) {
+	private static ConfigurableApplicationContext instance(MutableClock clock, String... settings) {
+		List<String> arguments = new ArrayList<>(
+				List.of("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
+						"--kindling.matching.rate-limit.sessions-per-minute=0",
+						"--kindling.matching.admin-token=" + RoomFeatures.ADMIN_TOKEN, "--spring.jmx.enabled=false",
+						"--logging.level.root=WARN"));
+		arguments.addAll(List.of(settings));
 		return new SpringApplicationBuilder(MatchingApplication.class)
 			.initializers((context) -> TestClockConfiguration.register((GenericApplicationContext) context, clock))
 			// arguments, not default properties: they must win over application.yml
-			.run("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--spring.jmx.enabled=false",
-					"--logging.level.root=WARN");
+			.run(arguments.toArray(String[]::new));
 	}
 
 	private static int port(ConfigurableApplicationContext context) {
@@ -83,6 +101,49 @@ final class TwoInstances implements AutoCloseable {
 			Thread closing = Thread.ofPlatform().daemon().start(instance::close);
 			closing.join(Duration.ofSeconds(15));
 		}
+	}
+
+	/**
+	 * Two instances for a test class, as a JUnit extension ({@code @RegisterExtension
+	 * static}): started before its first test, on a clock of their own, their stores
+	 * emptied before each test, closed after the last.
+	 */
+	static final class PerClass implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
+
+		private final String[] settings;
+
+		private @Nullable TwoInstances instances;
+
+		/**
+		 * @param settings more arguments for both instances ({@code --name=value})
+		 */
+		PerClass(String... settings) {
+			this.settings = settings;
+		}
+
+		TwoInstances get() {
+			return Objects.requireNonNull(this.instances, "started before the class's first test");
+		}
+
+		@Override
+		public void beforeAll(ExtensionContext context) {
+			this.instances = new TwoInstances(new MutableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS)),
+					this.settings);
+		}
+
+		@Override
+		public void beforeEach(ExtensionContext context) {
+			get().freshStores();
+		}
+
+		@Override
+		public void afterAll(ExtensionContext context) throws InterruptedException {
+			if (this.instances != null) {
+				this.instances.close();
+				this.instances = null;
+			}
+		}
+
 	}
 
 }

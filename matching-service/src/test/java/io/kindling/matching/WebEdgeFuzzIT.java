@@ -41,6 +41,14 @@ class WebEdgeFuzzIT {
 						Field.integer("size", 2)),
 				Endpoint.of("GET", "/api/matching", true), Endpoint.of("DELETE", "/api/matching", true),
 				Endpoint.of("GET", "/api/matching/events", true), Endpoint.of("GET", "/api/topics", false),
+				Endpoint.withBody("POST", "/api/matching/reports", true, Field.enumeration("reason", "SPAM")),
+				Endpoint.of("GET", "/api/matching/queues", true),
+				Endpoint.withBody("POST", "/api/admin/topics", true, Field.text("name", "Fuzz")),
+				Endpoint.withBody("PATCH", "/api/admin/topics/1", true, Field.text("name", "Fuzz")),
+				Endpoint.of("GET", "/api/admin/topics", true),
+				Endpoint.withBody("POST", "/api/admin/bans", true, Field.enumeration("ban_type", "IP"),
+						Field.text("value", "10.0.0.1")),
+				Endpoint.of("GET", "/api/admin/bans", true), Endpoint.of("DELETE", "/api/admin/bans/1", true),
 				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();

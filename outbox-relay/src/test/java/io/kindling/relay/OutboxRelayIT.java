@@ -12,16 +12,25 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.kafka.CloudEventDeserializer;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxWakeUp;
+import io.kindling.outbox.OutboxWriter;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.relay.retention.RetentionCleanup;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -166,6 +175,89 @@ class OutboxRelayIT {
 			.filter((r) -> TopicReader.header(r, "event_id").equals(eventId))
 			.map(ConsumerRecord::value)
 			.findFirst()).contains(payload);
+	}
+
+	@Test
+	void everyRecordCarriesCloudEventsHeadersThatTheSdkReadsAndTheTraceOfTheRequestThatWroteIt() {
+		String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+		OutboxWriter inRequest = new OutboxWriter(matches.jdbc, "match_outbox", OutboxWakeUp.none(), () -> traceparent);
+		String traced = UUID.randomUUID().toString();
+		Instant occurredAt = Instant.parse("2026-12-03T10:15:30.123456Z");
+		String payload = "{\"event_id\":\"" + traced + "\",\"event_type\":\"MATCH_REMOVED\",\"event_key\":\"ce:1\"}";
+		matches.transactions.executeWithoutResult((status) -> inRequest
+			.append(new OutboxEvent(UUID.fromString(traced), "MATCH_REMOVED", "ce:1", payload, occurredAt)));
+		// written with no trace active
+		String untraced = matches.write("ce:1", "");
+		String room = rooms.write("room-ce", "");
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> matchesTopic.eventIds().containsAll(List.of(traced, untraced)));
+		await().atMost(Duration.ofSeconds(20)).until(() -> roomsTopic.eventIds().contains(room));
+
+		ConsumerRecord<String, String> record = record(matchesTopic, traced);
+		assertThat(TopicReader.header(record, "event_id")).isEqualTo(traced);
+		assertThat(TopicReader.header(record, "event_type")).isEqualTo("MATCH_REMOVED");
+		assertThat(TopicReader.header(record, "traceparent")).isEqualTo(traceparent);
+		assertThat(TopicReader.header(record, "ce_specversion")).isEqualTo("1.0");
+		assertThat(TopicReader.header(record, "ce_time")).isEqualTo("2026-12-03T10:15:30.123456Z");
+		assertThat(record.value()).isEqualTo(payload);
+		assertThat(record(matchesTopic, untraced).headers().lastHeader("traceparent")).isNull();
+
+		// as a consumer using the CloudEvents SDK reads them
+		CloudEvent event = cloudEvent("it.matches", traced);
+		assertThat(event.getSpecVersion()).isEqualTo(SpecVersion.V1);
+		assertThat(event.getId()).isEqualTo(traced);
+		assertThat(event.getType()).isEqualTo("io.kindling.match.removed");
+		assertThat(event.getSource()).isEqualTo(java.net.URI.create("/kindling/matches"));
+		assertThat(event.getTime()).isNotNull();
+		assertThat(event.getTime().toInstant()).isEqualTo(occurredAt);
+		assertThat(event.getDataContentType()).isEqualTo("application/json");
+		assertThat(event.getData()).isNotNull();
+		assertThat(new String(event.getData().toBytes(), java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(payload);
+		assertThat(event.getSubject()).isNull();
+		assertThat(event.getDataSchema()).isNull();
+		// nothing else is read as an attribute: Kindling's own headers are not ce_
+		// headers
+		assertThat(event.getExtensionNames()).isEmpty();
+
+		CloudEvent roomEvent = cloudEvent("it.rooms", room);
+		assertThat(roomEvent.getId()).isEqualTo(room);
+		assertThat(roomEvent.getSource()).isEqualTo(java.net.URI.create("/kindling/rooms"));
+		assertThat(roomEvent.getType()).isEqualTo("io.kindling.match.created");
+	}
+
+	private static ConsumerRecord<String, String> record(TopicReader topic, String eventId) {
+		return topic.records()
+			.stream()
+			.filter((r) -> TopicReader.header(r, "event_id").equals(eventId))
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/**
+	 * Reads the topic from its start with the SDK's deserializer until the event is
+	 * found.
+	 */
+	private static CloudEvent cloudEvent(String topic, String eventId) {
+		Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+				RealServersExtension.kafka().bootstrapServers(), ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+				StringDeserializer.class, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, CloudEventDeserializer.class);
+		try (KafkaConsumer<String, CloudEvent> consumer = new KafkaConsumer<>(config)) {
+			List<TopicPartition> partitions = new ArrayList<>();
+			for (int i = 0; i < TopicReader.PARTITIONS; i++) {
+				partitions.add(new TopicPartition(topic, i));
+			}
+			consumer.assign(partitions);
+			consumer.seekToBeginning(partitions);
+			long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+			while (System.nanoTime() < deadline) {
+				for (ConsumerRecord<String, CloudEvent> record : consumer.poll(Duration.ofMillis(200))) {
+					if (record.value().getId().equals(eventId)) {
+						return record.value();
+					}
+				}
+			}
+		}
+		throw new AssertionError("no CloudEvent " + eventId + " on " + topic);
 	}
 
 	@Test

@@ -13,10 +13,11 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * A service that names its outbox table ({@code kindling.outbox.table}) gets its
- * {@link OutboxWriter}, ringing the relays after each commit, and has the table made and
- * migrated right after its own Flyway migrations, before anything else uses the database.
- * A service with a {@code FlywayMigrationStrategy} of its own replaces this one, and
- * calls {@link OutboxSchema#migrate} itself.
+ * {@link OutboxWriter}, ringing the relays after each commit and storing the current
+ * trace context on each row when the service traces (a Micrometer {@code Tracer} bean),
+ * and has the table made and migrated right after its own Flyway migrations, before
+ * anything else uses the database. A service with a {@code FlywayMigrationStrategy} of
+ * its own replaces this one, and calls {@link OutboxSchema#migrate} itself.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
 		beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
@@ -26,8 +27,24 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxWriter outboxWriter(JdbcClient jdbc, OutboxProperties properties) {
-		return new OutboxWriter(jdbc, properties.table(), OutboxWakeUp.udp(properties.wakeUpAddress()));
+	OutboxWriter outboxWriter(JdbcClient jdbc, OutboxProperties properties, ObjectProvider<TraceParentSource> trace) {
+		return new OutboxWriter(jdbc, properties.table(), OutboxWakeUp.udp(properties.wakeUpAddress()),
+				trace.getIfAvailable(TraceParentSource::none));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.tracing.Tracer")
+	static class Tracing {
+
+		// the tracer is looked up when the writer is made, not when this is evaluated, so
+		// the order of the auto-configurations does not matter
+		@Bean
+		@ConditionalOnMissingBean
+		TraceParentSource outboxTraceParentSource(ObjectProvider<io.micrometer.tracing.Tracer> tracer) {
+			io.micrometer.tracing.Tracer found = tracer.getIfAvailable();
+			return (found != null) ? new MicrometerTraceParentSource(found) : TraceParentSource.none();
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -10,7 +10,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Appends events to one outbox table inside the caller's transaction, so an event exists
  * exactly when the fact it reports was committed. Appending is idempotent by event id: an
  * event derived from its fact (a match's {@code MATCH_CREATED}) may be appended by every
- * writer that reaches the fact, and the table holds it once. The table is made by
+ * writer that reaches the fact, and the table holds it once. Each row also stores the W3C
+ * {@code traceparent} of the trace active when it was appended (the request that caused
+ * it), which the relay sends as a record header. The table is made by
  * {@link OutboxSchema}.
  */
 public final class OutboxWriter {
@@ -23,6 +25,8 @@ public final class OutboxWriter {
 
 	private final OutboxWakeUp wakeUp;
 
+	private final TraceParentSource trace;
+
 	public OutboxWriter(JdbcClient jdbc, String table) {
 		this(jdbc, table, OutboxWakeUp.none());
 	}
@@ -32,21 +36,30 @@ public final class OutboxWriter {
 	 * reach Kafka without waiting for the relays' next poll.
 	 */
 	public OutboxWriter(JdbcClient jdbc, String table, OutboxWakeUp wakeUp) {
+		this(jdbc, table, wakeUp, TraceParentSource.none());
+	}
+
+	/**
+	 * A writer that wakes the relays and stores on each row the trace context that
+	 * {@code trace} finds current when the event is appended.
+	 */
+	public OutboxWriter(JdbcClient jdbc, String table, OutboxWakeUp wakeUp, TraceParentSource trace) {
 		TableName.require(table);
 		this.jdbc = jdbc;
 		this.table = table;
 		this.wakeUp = wakeUp;
+		this.trace = trace;
 		this.insert = """
-				INSERT INTO %s (event_id, event_type, event_key, key_hash, payload, created_at)
-				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, FROM_UNIXTIME(:createdAt))
+				INSERT INTO %s (event_id, event_type, event_key, key_hash, payload, created_at, traceparent)
+				VALUES (:eventId, :eventType, :eventKey, :keyHash, :payload, FROM_UNIXTIME(:createdAt), :traceparent)
 				ON DUPLICATE KEY UPDATE event_id = event_id
 				""".formatted(table);
 	}
 
 	/**
 	 * Writes the event unless the table holds its id already (the row there, published or
-	 * not, is left as it is); fails when no transaction is active, since the row would
-	 * commit on its own.
+	 * not, is left as it is, its trace context too); fails when no transaction is active,
+	 * since the row would commit on its own.
 	 */
 	public void append(OutboxEvent event) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -59,6 +72,7 @@ public final class OutboxWriter {
 			.param("keyHash", keyHash(event.eventKey()))
 			.param("payload", event.payload())
 			.param("createdAt", SqlTime.epochSeconds(event.occurredAt()))
+			.param("traceparent", this.trace.current())
 			.update();
 		this.wakeUp.ringAfterCommit(this.table);
 	}

@@ -1,11 +1,15 @@
 package io.kindling.outbox;
 
+import java.time.Instant;
 import java.util.Map;
+import java.util.UUID;
 
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.exception.FlywayValidateException;
 import org.junit.jupiter.api.Test;
@@ -17,8 +21,13 @@ import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.JdbcTemplateAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
+import org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration;
+import org.springframework.boot.micrometer.tracing.brave.autoconfigure.BraveAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -48,6 +57,52 @@ class OutboxAutoConfigurationIT {
 				assertThat(db.count("facts")).isZero();
 				assertThat(db.count("service_outbox")).isZero();
 			});
+		}
+	}
+
+	@Test
+	void aServiceThatTracesStoresTheTraceOfEachAppendOnItsRow() {
+		try (TestDatabase db = new TestDatabase("outbox_auto_traced")) {
+			// Spring Boot's own tracing, as the services run it, whichever order it comes
+			// in
+			this.service
+				.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class,
+						MicrometerTracingAutoConfiguration.class, BraveAutoConfiguration.class))
+				.withPropertyValues(url(db), "kindling.outbox.table=service_outbox", "kindling.outbox.wake-up-address=")
+				.run((context) -> {
+					assertThat(context).hasNotFailed();
+					Tracer tracer = context.getBean(Tracer.class);
+					OutboxWriter writer = context.getBean(OutboxWriter.class);
+					TransactionTemplate transactions = new TransactionTemplate(
+							context.getBean(PlatformTransactionManager.class));
+					OutboxEvent event = new OutboxEvent(UUID.randomUUID(), "A", "k1", "{}", Instant.now());
+					Span request = tracer.nextSpan().start();
+					try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+						transactions.executeWithoutResult((status) -> writer.append(event));
+					}
+					finally {
+						request.end();
+					}
+					assertThat(db.jdbc.sql("SELECT traceparent FROM service_outbox").query(String.class).single())
+						.matches("00-" + request.context().traceId() + "-" + request.context().spanId() + "-0[01]");
+				});
+		}
+	}
+
+	@Test
+	void aServiceThatDoesNotTraceStoresNoTrace() {
+		try (TestDatabase db = new TestDatabase("outbox_auto_untraced")) {
+			this.service
+				.withPropertyValues(url(db), "kindling.outbox.table=service_outbox", "kindling.outbox.wake-up-address=")
+				.run((context) -> {
+					assertThat(context).hasNotFailed().doesNotHaveBean(Tracer.class);
+					new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+						.executeWithoutResult((status) -> context.getBean(OutboxWriter.class)
+							.append(new OutboxEvent(UUID.randomUUID(), "A", "k1", "{}", Instant.now())));
+					assertThat(db.jdbc.sql("SELECT COUNT(*) FROM service_outbox WHERE traceparent IS NULL")
+						.query(Long.class)
+						.single()).isOne();
+				});
 		}
 	}
 

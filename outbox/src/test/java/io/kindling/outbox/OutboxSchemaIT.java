@@ -26,12 +26,13 @@ class OutboxSchemaIT {
 			OutboxSchema.migrate(db.dataSource, "room_outbox");
 			String made = db.showCreateTable("room_outbox");
 			assertThat(made).contains("`event_id` char(36) NOT NULL", "UNIQUE KEY `uk_outbox_event_id` (`event_id`)",
-					"KEY `idx_outbox_unpublished` (`published_at`,`key_hash`,`id`)");
-			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1");
+					"KEY `idx_outbox_unpublished` (`published_at`,`key_hash`,`id`)",
+					"`traceparent` varchar(55) DEFAULT NULL");
+			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1", "2");
 
 			OutboxSchema.migrate(db.dataSource, "room_outbox");
 			assertThat(db.showCreateTable("room_outbox")).isEqualTo(made);
-			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1");
+			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1", "2");
 		}
 	}
 
@@ -42,7 +43,7 @@ class OutboxSchemaIT {
 			Flyway.configure().dataSource(db.dataSource).locations("classpath:db/service-now").load().migrate();
 			OutboxSchema.migrate(db.dataSource, "service_outbox");
 			assertThat(db.count("service_outbox")).isZero();
-			assertThat(appliedVersions(db, "service_outbox")).containsExactly("0", "1");
+			assertThat(appliedVersions(db, "service_outbox")).containsExactly("0", "1", "2");
 		}
 	}
 
@@ -68,13 +69,17 @@ class OutboxSchemaIT {
 			List<Map<String, Object>> before = db.rows("service_outbox");
 
 			OutboxSchema.migrate(db.dataSource, "service_outbox");
-			assertThat(db.rows("service_outbox")).isEqualTo(before);
+			// every row as it was, with no trace context: none was stored when it was
+			// written
+			assertThat(db.rows("service_outbox")).isEqualTo(withNoTraceparent(before));
 			assertThat(db.showCreateTable("service_outbox")).isEqualTo(fresh);
-			// version 1 is what the service built: it is not run again
-			assertThat(appliedVersions(db, "service_outbox")).containsExactly("1");
-			assertThat(db.jdbc.sql("SELECT type FROM " + OutboxSchema.historyTable("service_outbox"))
+			// version 1 is what the service built: it is not run again, the later ones
+			// are
+			assertThat(appliedVersions(db, "service_outbox")).containsExactly("1", "2");
+			assertThat(db.jdbc
+				.sql("SELECT type FROM " + OutboxSchema.historyTable("service_outbox") + " ORDER BY installed_rank")
 				.query(String.class)
-				.single()).isEqualTo("BASELINE");
+				.list()).containsExactly("BASELINE", "SQL");
 
 			// and the writer appends to it as to any other
 			db.transactions.executeWithoutResult((status) -> new OutboxWriter(db.jdbc, "service_outbox")
@@ -88,8 +93,8 @@ class OutboxSchemaIT {
 		try (TestDatabase db = new TestDatabase("outbox_schema_two")) {
 			OutboxSchema.migrate(db.dataSource, "room_outbox");
 			OutboxSchema.migrate(db.dataSource, "match_outbox");
-			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1");
-			assertThat(appliedVersions(db, "match_outbox")).containsExactly("0", "1");
+			assertThat(appliedVersions(db, "room_outbox")).containsExactly("1", "2");
+			assertThat(appliedVersions(db, "match_outbox")).containsExactly("0", "1", "2");
 			assertThat(db.showCreateTable("match_outbox"))
 				.isEqualTo(db.showCreateTable("room_outbox").replace("room_outbox", "match_outbox"));
 		}
@@ -103,6 +108,16 @@ class OutboxSchemaIT {
 				.withMessageContaining("not an outbox table name");
 		}
 		assertThat(OutboxSchema.historyTable("a".repeat(49))).hasSize(64);
+	}
+
+	private static List<Map<String, Object>> withNoTraceparent(List<Map<String, Object>> rows) {
+		List<Map<String, Object>> added = new java.util.ArrayList<>();
+		for (Map<String, Object> row : rows) {
+			Map<String, Object> copy = new java.util.LinkedHashMap<>(row);
+			copy.put("traceparent", null);
+			added.add(copy);
+		}
+		return added;
 	}
 
 	private static List<String> appliedVersions(TestDatabase db, String table) {

@@ -13,8 +13,15 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.zip.CRC32;
 
+import brave.Tracing;
+import brave.sampler.Sampler;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
+import io.micrometer.tracing.brave.bridge.BraveTracer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,7 +76,9 @@ class OutboxWriterIT {
 			.containsEntry("published_at", null)
 			.containsEntry("next_attempt_at", null)
 			.containsEntry("last_error", null)
-			.containsEntry("parked_at", null);
+			.containsEntry("parked_at", null)
+			// no trace was active
+			.containsEntry("traceparent", null);
 		// to the microsecond, on MariaDB too
 		assertThat(((Timestamp) row.get("created_at")).toInstant()).isEqualTo(event.occurredAt());
 	}
@@ -137,6 +146,71 @@ class OutboxWriterIT {
 	}
 
 	@Test
+	void anEventAppendedWhileATraceIsActiveStoresItsTraceparentAndOneAppendedOutsideNone() {
+		try (Tracing tracing = Tracing.newBuilder().traceId128Bit(true).sampler(Sampler.ALWAYS_SAMPLE).build()) {
+			Tracer tracer = new BraveTracer(tracing.tracer(),
+					new BraveCurrentTraceContext(tracing.currentTraceContext()));
+			OutboxWriter traced = new OutboxWriter(db.jdbc, TABLE, OutboxWakeUp.none(),
+					new MicrometerTraceParentSource(tracer));
+			OutboxEvent inRequest = event("12:34", "{}", Instant.now());
+			OutboxEvent inBackground = event("56:78", "{}", Instant.now());
+			Span request = tracer.nextSpan().name("POST /api/swipes").start();
+			try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+				db.transactions.executeWithoutResult((status) -> traced.append(inRequest));
+			}
+			finally {
+				request.end();
+			}
+			db.transactions.executeWithoutResult((status) -> traced.append(inBackground));
+
+			assertThat(request.context().traceId()).hasSize(32);
+			assertThat(traceparent(inRequest))
+				.isEqualTo("00-" + request.context().traceId() + "-" + request.context().spanId() + "-01");
+			assertThat(traceparent(inBackground)).isNull();
+		}
+	}
+
+	@Test
+	void aTraceThatIsNotSampledIsStoredAsNotSampled() {
+		// W3C carries the trace on either way; the flag tells the consumer not to record
+		try (Tracing tracing = Tracing.newBuilder().traceId128Bit(true).sampler(Sampler.NEVER_SAMPLE).build()) {
+			Tracer tracer = new BraveTracer(tracing.tracer(),
+					new BraveCurrentTraceContext(tracing.currentTraceContext()));
+			OutboxWriter traced = new OutboxWriter(db.jdbc, TABLE, OutboxWakeUp.none(),
+					new MicrometerTraceParentSource(tracer));
+			OutboxEvent event = event("12:34", "{}", Instant.now());
+			Span request = tracer.nextSpan().start();
+			try (Tracer.SpanInScope scope = tracer.withSpan(request)) {
+				db.transactions.executeWithoutResult((status) -> traced.append(event));
+			}
+			assertThat(traceparent(event))
+				.isEqualTo("00-" + request.context().traceId() + "-" + request.context().spanId() + "-00");
+		}
+	}
+
+	@Test
+	void anEventAppendedAgainKeepsTheTraceOfItsFirstAppend() {
+		try (Tracing tracing = Tracing.newBuilder().traceId128Bit(true).build()) {
+			Tracer tracer = new BraveTracer(tracing.tracer(),
+					new BraveCurrentTraceContext(tracing.currentTraceContext()));
+			OutboxWriter traced = new OutboxWriter(db.jdbc, TABLE, OutboxWakeUp.none(),
+					new MicrometerTraceParentSource(tracer));
+			OutboxEvent event = event("12:34", "{}", Instant.now());
+			@Nullable String first = null;
+			for (int request = 0; request < 2; request++) {
+				Span span = tracer.nextSpan().start();
+				try (Tracer.SpanInScope scope = tracer.withSpan(span)) {
+					db.transactions.executeWithoutResult((status) -> traced.append(event));
+				}
+				if (first == null) {
+					first = MicrometerTraceParentSource.traceparent(span.context());
+				}
+			}
+			assertThat(traceparent(event)).isNotNull().isEqualTo(first);
+		}
+	}
+
+	@Test
 	void anEventOutsideATransactionIsRefused() {
 		assertThatIllegalStateException().isThrownBy(() -> writer.append(event("a", "{}", Instant.now())))
 			.withMessageContaining("transaction");
@@ -155,6 +229,14 @@ class OutboxWriterIT {
 				deadlocks.incrementAndGet();
 			}
 		}
+	}
+
+	private static @Nullable Object traceparent(OutboxEvent event) {
+		return db.jdbc.sql("SELECT traceparent FROM " + TABLE + " WHERE event_id = :id")
+			.param("id", event.eventId().toString())
+			.query()
+			.singleRow()
+			.get("traceparent");
 	}
 
 	static OutboxEvent event(String key, String payload, Instant occurredAt) {

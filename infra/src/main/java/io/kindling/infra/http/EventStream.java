@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -79,6 +80,58 @@ public final class EventStream implements AutoCloseable {
 	/** The next line, or null if none arrives within {@code timeout}. */
 	public @Nullable String nextLine(Duration timeout) throws InterruptedException {
 		return this.lines.poll(timeout.toNanos(), TimeUnit.NANOSECONDS);
+	}
+
+	/**
+	 * The next whole event among the lines (comments skipped), or null if none is
+	 * complete within {@code timeout}.
+	 */
+	public @Nullable ServerSentEvent nextEvent(Duration timeout) throws InterruptedException {
+		return ServerSentEvent.next(this.lines, timeout);
+	}
+
+	/**
+	 * Waits for the stream's first line, as a client that wants to know it is listening.
+	 * @return this stream
+	 * @throws AssertionError unless the status is 200 and the first line, within 10 s, is
+	 * the one expected
+	 */
+	public EventStream awaitFirstLine(String expected) throws InterruptedException {
+		String first = (this.status == 200) ? nextLine(Duration.ofSeconds(10)) : null;
+		if (!expected.equals(first)) {
+			close();
+			throw new AssertionError("expected a stream starting with " + expected + ", got status " + this.status
+					+ " and first line " + first);
+		}
+		return this;
+	}
+
+	/**
+	 * The next whole event.
+	 * @throws AssertionError if none comes within 10 s
+	 */
+	public ServerSentEvent nextEvent() throws InterruptedException {
+		ServerSentEvent event = nextEvent(Duration.ofSeconds(10));
+		if (event == null) {
+			throw new AssertionError("no event within 10 s");
+		}
+		return event;
+	}
+
+	/**
+	 * @throws AssertionError if an event comes within the wait
+	 */
+	public void assertNoEventWithin(Duration wait) throws InterruptedException {
+		ServerSentEvent event = nextEvent(wait);
+		if (event != null) {
+			throw new AssertionError("expected no event, got " + event);
+		}
+	}
+
+	/** The header's first value, or null. */
+	public @Nullable String header(String name) {
+		List<String> values = this.headers.get(name.toLowerCase(Locale.ROOT));
+		return (values == null || values.isEmpty()) ? null : values.get(0);
 	}
 
 	@Override

@@ -105,8 +105,16 @@ public final class ServiceClient {
 	 * As {@link #events(String, String, Consumer)}, the lines kept in the stream's queue.
 	 */
 	public EventStream events(String path, @Nullable String token) {
+		return events(Request.get(path).bearer(token));
+	}
+
+	/**
+	 * Opens an event stream with a request of the caller's (more headers:
+	 * {@code Last-Event-ID}, {@code Origin}), the lines kept in the stream's queue.
+	 */
+	public EventStream events(Request request) {
 		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO),
-				Request.get(path).bearer(token).header("Accept", "text/event-stream"), null);
+				request.hasHeader("Accept") ? request : request.header("Accept", "text/event-stream"), null);
 	}
 
 }

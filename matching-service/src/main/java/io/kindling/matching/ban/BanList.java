@@ -9,4 +9,10 @@ public interface BanList {
 	 */
 	boolean isBanned(String sessionKey, String address);
 
+	/**
+	 * Whether this session is banned, whatever its address.
+	 * @param sessionKey the SHA-256 (hex) of the session token
+	 */
+	boolean isSessionBanned(String sessionKey);
+
 }

@@ -59,6 +59,35 @@ class JdbcBanList implements BanList {
 		return bans.covers("SESSION", sessionKey, now) || bans.covers("IP", address, now);
 	}
 
+	@Override
+	public boolean isSessionBanned(String sessionKey) {
+		Instant now = this.clock.instant();
+		Snapshot bans = current(now);
+		if (bans == null) {
+			return this.jdbc.sql("""
+					SELECT COUNT(*) FROM bans
+					WHERE ban_type = 'SESSION' AND subject = :sessionKey
+					  AND (expires_at IS NULL OR expires_at > FROM_UNIXTIME(:now))
+					""")
+				.param("sessionKey", sessionKey)
+				.param("now", SqlTime.epochSeconds(now))
+				.query(Long.class)
+				.single() > 0;
+		}
+		return bans.covers("SESSION", sessionKey, now);
+	}
+
+	/**
+	 * Reads the table again at the next question: a ban or a lift made here bites at once
+	 * on this instance (the others' caches follow within their TTL).
+	 */
+	void forget() {
+		HeldRead<Snapshot> cache = this.held;
+		if (cache != null) {
+			cache.forget();
+		}
+	}
+
 	/** The bans held, or null when they are too many to hold (or the cache is off). */
 	private @Nullable Snapshot current(Instant now) {
 		HeldRead<Snapshot> cache = this.held;

@@ -4,6 +4,7 @@ import java.util.Optional;
 
 import io.kindling.matching.ban.BanList;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.QueueEviction;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
@@ -12,6 +13,7 @@ import io.kindling.matching.room.RoomFormed;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.room.Seats;
 import io.kindling.matching.session.Session;
+import io.kindling.matching.stats.QueueStats;
 import io.kindling.matching.topic.TopicCatalogue;
 
 import org.springframework.dao.ConcurrencyFailureException;
@@ -38,8 +40,14 @@ public class JoinService {
 
 	private final RoomFormer former;
 
+	private final QueueStats stats;
+
+	private final QueueEviction eviction;
+
 	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, TokenClaims claims,
-			SwapClaimScript swapClaims, Seats seats, RoomFormer former) {
+			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats, QueueEviction eviction) {
+		this.eviction = eviction;
+		this.stats = stats;
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
 		this.topics = topics;
@@ -69,13 +77,20 @@ public class JoinService {
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
 			return MatchingStatus.matched(formed.get());
 		}
+		// asked again now that the claim is written: a ban made since the first question
+		// has forgotten this instance's cache before taking its session out of its
+		// queue, so either this sees it or that finds this claim
+		if (this.bans.isBanned(session.key(), clientAddress)) {
+			this.eviction.evict(session.token());
+			throw new JoinRefused.Banned();
+		}
 		// a room formed from here on reaches the caller by push or by its next poll
-		return MatchingStatus.of(attempt.held());
+		return status(attempt.held());
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */
 	public MatchingStatus current(String token) {
-		return MatchingStatus.of(this.claims.read(token));
+		return status(this.claims.read(token));
 	}
 
 	/**
@@ -83,7 +98,19 @@ public class JoinService {
 	 * one's looks for a live room in MySQL that a Redis failover lost.
 	 */
 	public MatchingStatus status(Session session) {
+		return status(session, "");
+	}
+
+	/**
+	 * As {@link #status(Session)}; a waiting caller that is banned (its session, or this
+	 * address) is taken out of its queue and answered idle.
+	 */
+	MatchingStatus status(Session session, String clientAddress) {
 		TokenState state = this.claims.read(session.token());
+		if (state instanceof TokenState.Waiting && this.bans.isBanned(session.key(), clientAddress)) {
+			this.eviction.evict(session.token());
+			state = this.claims.read(session.token());
+		}
 		if (state instanceof TokenState.Waiting waiting) {
 			this.former.poll(session.token(), waiting);
 			state = this.claims.read(session.token());
@@ -91,7 +118,11 @@ public class JoinService {
 		else if (state instanceof TokenState.Idle && this.former.recoverLiveRoom(session.token())) {
 			state = this.claims.read(session.token());
 		}
-		return MatchingStatus.of(state);
+		return status(state);
+	}
+
+	private MatchingStatus status(TokenState state) {
+		return MatchingStatus.of(state, (waiting) -> this.stats.estimatedWait(waiting).toMillis());
 	}
 
 	/**

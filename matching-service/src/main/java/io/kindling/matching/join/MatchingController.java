@@ -37,8 +37,8 @@ class MatchingController {
 	}
 
 	@GetMapping("/api/matching")
-	MatchingStatus status(Session session) {
-		return this.joins.status(session);
+	MatchingStatus status(Session session, HttpServletRequest http) {
+		return this.joins.status(session, http.getRemoteAddr());
 	}
 
 	@DeleteMapping("/api/matching")

@@ -1,6 +1,7 @@
 package io.kindling.matching.join;
 
 import java.time.Instant;
+import java.util.function.ToLongFunction;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
@@ -21,7 +22,10 @@ public sealed interface MatchingStatus {
 
 	}
 
-	record Waiting(long topicId, int size, Instant waitingSince) implements MatchingStatus {
+	/**
+	 * @param estimatedWaitMs how long until a room is expected, from the queue stats
+	 */
+	record Waiting(long topicId, int size, Instant waitingSince, long estimatedWaitMs) implements MatchingStatus {
 
 	}
 
@@ -34,14 +38,15 @@ public sealed interface MatchingStatus {
 		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt());
 	}
 
-	static MatchingStatus of(TokenState state) {
+	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
 		return switch (state) {
 			case TokenState.Idle idle -> new Idle();
-			case TokenState.Waiting waiting ->
-				new Waiting(waiting.queue().topicId(), waiting.queue().size(), waiting.since());
-			// the conversation is not written yet, so there is nothing to enter
+			case TokenState.Waiting waiting -> new Waiting(waiting.queue().topicId(), waiting.queue().size(),
+					waiting.since(), estimatedWaitMs.applyAsLong(waiting));
+			// the conversation is not written yet, so there is nothing to enter; its room
+			// is as good as there
 			case TokenState.Forming forming ->
-				new Waiting(forming.queue().topicId(), forming.queue().size(), forming.since());
+				new Waiting(forming.queue().topicId(), forming.queue().size(), forming.since(), 0);
 			case TokenState.Matched matched -> new Matched(matched.roomId(), matched.conversationId(),
 					matched.roomType(), matched.topicId(), matched.matchedAt());
 		};

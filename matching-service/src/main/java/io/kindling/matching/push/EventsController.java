@@ -2,11 +2,17 @@ package io.kindling.matching.push;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.join.JoinService;
-import io.kindling.matching.join.MatchingStatus;
+import io.kindling.matching.session.OrStreamTicket;
 import io.kindling.matching.session.Session;
+import io.kindling.matching.session.SessionService;
+import io.kindling.push.LastEventId;
+import io.kindling.push.StreamTickets.IssuedTicket;
 
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -17,30 +23,36 @@ class EventsController {
 
 	private final JoinService joins;
 
+	private final SessionService sessions;
+
 	private final MatchingProperties properties;
 
-	EventsController(MatchStreams streams, JoinService joins, MatchingProperties properties) {
+	EventsController(MatchStreams streams, JoinService joins, SessionService sessions, MatchingProperties properties) {
 		this.streams = streams;
 		this.joins = joins;
+		this.sessions = sessions;
 		this.properties = properties;
 	}
 
 	/**
 	 * A stream that gets {@code matched} the moment this session's room forms. A room
-	 * that formed before the stream opened is sent at once.
+	 * that formed before the stream opened is sent at once, unless the client names it as
+	 * the last event it got.
 	 */
 	@GetMapping(path = "/api/matching/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
-	SseEmitter events(Session session) throws Exception {
-		SseEmitter emitter = new SseEmitter(this.properties.waitTimeout().plus(this.properties.roomTtl()).toMillis());
-		// registered before the status is read, so a room forming in between is not
-		// missed
-		this.streams.add(session.token(), emitter);
-		emitter.send(SseEmitter.event().comment("subscribed"));
-		MatchingStatus status = this.joins.status(session);
-		if (status instanceof MatchingStatus.Matched matched) {
-			this.streams.send(session.token(), emitter, matched);
-		}
-		return emitter;
+	SseEmitter events(@OrStreamTicket Session session, LastEventId lastEventId) throws Exception {
+		return this.streams.open(session.token(), lastEventId.value(),
+				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session));
+	}
+
+	/**
+	 * A ticket that opens this session's stream once, within a minute:
+	 * {@code GET /api/matching/events?ticket=…}, for a browser's {@code EventSource}.
+	 */
+	@PostMapping("/api/matching/events/tickets")
+	@ResponseStatus(HttpStatus.CREATED)
+	IssuedTicket ticket(Session session) {
+		return this.sessions.issueTicket(session);
 	}
 
 }

@@ -1,115 +1,57 @@
 package io.kindling.matching.push;
 
 import java.io.IOException;
-import java.util.Collection;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 
 import io.kindling.matching.join.MatchingStatus;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import io.kindling.push.EventStreams;
+import org.jspecify.annotations.Nullable;
 
-import org.springframework.context.SmartLifecycle;
-import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * The event streams open on this instance, by session token. They are completed when the
- * instance stops, so a graceful shutdown does not wait on them (clients reconnect
- * elsewhere).
+ * The event streams open on this instance, by session token, each with the room it was
+ * last told of. A {@code matched} event's id is its room id: a session is in one room at
+ * a time and its state in Redis names it, so a stream (or a client reconnecting with that
+ * id as its {@code Last-Event-ID}) is never sent the same room twice, and a client that
+ * missed its room gets it from the state when it reconnects, on any instance.
  */
 @Component
-class MatchStreams implements SmartLifecycle {
-
-	private static final Logger log = LoggerFactory.getLogger(MatchStreams.class);
+class MatchStreams extends EventStreams<AtomicReference<String>> {
 
 	/**
-	 * Each token's open streams, each with the room it was last told of, so that no room
-	 * is sent to a stream twice.
+	 * Opens a stream for the token, sent the token's room at once if it is in one, unless
+	 * the client was told of that room already.
+	 * @param lastEventId the room the client was told of last, if any
+	 * @param current reads the token's state
 	 */
-	private final Map<String, Map<SseEmitter, AtomicReference<String>>> streams = new ConcurrentHashMap<>();
-
-	void add(String token, SseEmitter emitter) {
-		this.streams.computeIfAbsent(token, (key) -> new ConcurrentHashMap<>()).put(emitter, new AtomicReference<>(""));
-		Runnable remove = () -> remove(token, emitter);
-		emitter.onCompletion(remove);
-		emitter.onTimeout(remove);
-		emitter.onError((ex) -> remove.run());
-	}
-
-	void remove(String token, SseEmitter emitter) {
-		this.streams.computeIfPresent(token, (key, emitters) -> {
-			emitters.remove(emitter);
-			return emitters.isEmpty() ? null : emitters;
-		});
-	}
-
-	/** Whether any of these tokens has a stream open here. */
-	boolean holdsAny(Collection<String> tokens) {
-		for (String token : tokens) {
-			if (this.streams.containsKey(token)) {
-				return true;
+	SseEmitter open(String token, @Nullable String lastEventId, Duration timeout, Supplier<MatchingStatus> current)
+			throws IOException {
+		return open(token, new AtomicReference<>((lastEventId != null) ? lastEventId : ""), timeout, (emitter) -> {
+			if (current.get() instanceof MatchingStatus.Matched matched) {
+				send(token, emitter, matched);
 			}
-		}
-		return false;
-	}
-
-	/** The tokens with a stream open here now. */
-	Set<String> tokens() {
-		return Set.copyOf(this.streams.keySet());
+		});
 	}
 
 	/** Sends {@code matched} to every stream this token has open here. */
 	void matched(String token, MatchingStatus.Matched status) {
-		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
-		if (emitters == null) {
-			return;
-		}
-		for (SseEmitter emitter : emitters.keySet()) {
-			send(token, emitter, status);
-		}
+		forEachStream(token, (emitter, sentRoom) -> send(token, emitter, status));
 	}
 
 	/**
 	 * Sends {@code matched} to one open stream, unless it was already told of this room:
 	 * the pub/sub message and a catch-up after a lost subscription may both carry it.
 	 */
-	void send(String token, SseEmitter emitter, MatchingStatus.Matched status) {
-		Map<SseEmitter, AtomicReference<String>> emitters = this.streams.get(token);
-		AtomicReference<String> sentRoom = (emitters != null) ? emitters.get(emitter) : null;
+	private void send(String token, SseEmitter emitter, MatchingStatus.Matched status) {
+		AtomicReference<String> sentRoom = state(token, emitter);
 		if (sentRoom == null || status.roomId().equals(sentRoom.getAndSet(status.roomId()))) {
 			return;
 		}
-		try {
-			emitter.send(SseEmitter.event().name("matched").data(status, MediaType.APPLICATION_JSON));
-		}
-		catch (IOException | IllegalStateException ex) {
-			// the client went away; its stream is dropped and it can poll or reconnect
-			log.debug("Could not push to a stream", ex);
-			remove(token, emitter);
-		}
-	}
-
-	private volatile boolean running;
-
-	@Override
-	public void start() {
-		this.running = true;
-	}
-
-	@Override
-	public void stop() {
-		this.running = false;
-		this.streams.values().forEach((emitters) -> emitters.keySet().forEach(SseEmitter::complete));
-		this.streams.clear();
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
+		send(token, emitter, "matched", status, status.roomId());
 	}
 
 }

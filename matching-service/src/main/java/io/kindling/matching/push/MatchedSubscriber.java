@@ -1,24 +1,21 @@
 package io.kindling.matching.push;
 
 import java.util.List;
-import java.util.concurrent.Executor;
 
 import io.kindling.matching.join.JoinService;
 import io.kindling.matching.join.MatchingStatus;
+import io.kindling.push.PushSubscriptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
-import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
-import org.springframework.util.backoff.ExponentialBackOff;
 
 /**
  * Hears rooms formed on any instance and pushes them to the streams open here. Pub/sub
@@ -32,24 +29,12 @@ class MatchedSubscriber {
 	@Bean
 	RedisMessageListenerContainer matchedListener(RedisConnectionFactory connections, MatchStreams streams,
 			JoinService joins, JsonMapper json) {
-		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-		container.setConnectionFactory(connections);
-		// the default executor starts a platform thread for every message: thousands a
-		// minute at a hundred rooms a second
-		SimpleAsyncTaskExecutor delivery = new SimpleAsyncTaskExecutor("matched-delivery-");
-		delivery.setVirtualThreads(true);
-		container.setTaskExecutor(delivery);
-		// resubscribe within a few hundred ms of Redis coming back, not the default 5 s
-		ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
-		recovery.setMaxInterval(2_000);
-		container.setRecoveryBackoff(recovery);
-		container.addMessageListener(new Listener(streams, joins, json, delivery),
-				new ChannelTopic(MatchedMessage.CHANNEL));
-		return container;
+		return PushSubscriptions.container(connections, MatchedMessage.CHANNEL, new Listener(streams, joins, json),
+				"matched-delivery");
 	}
 
-	private record Listener(MatchStreams streams, JoinService joins, JsonMapper json,
-			Executor catchUps) implements MessageListener, SubscriptionListener {
+	private record Listener(MatchStreams streams, JoinService joins,
+			JsonMapper json) implements MessageListener, SubscriptionListener {
 
 		private static final Logger log = LoggerFactory.getLogger(MatchedSubscriber.class);
 
@@ -73,11 +58,11 @@ class MatchedSubscriber {
 		 */
 		@Override
 		public void onChannelSubscribed(byte[] channel, long count) {
-			this.catchUps.execute(this::catchUp);
+			Thread.ofVirtual().name("matched-catch-up").start(this::catchUp);
 		}
 
 		private void catchUp() {
-			for (String token : this.streams.tokens()) {
+			for (String token : this.streams.recipients()) {
 				try {
 					MatchingStatus status = this.joins.current(token);
 					if (status instanceof MatchingStatus.Matched matched) {

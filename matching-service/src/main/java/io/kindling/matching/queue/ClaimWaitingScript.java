@@ -32,15 +32,17 @@ public class ClaimWaitingScript {
 	}
 
 	/**
-	 * @return claimed, or the claim the token already holds
+	 * @return claimed (with the token's recent partners), or the claim the token already
+	 * holds
 	 */
 	public Outcome claim(String token, TokenState.Waiting waiting) {
 		List<String> args = new ArrayList<>();
+		args.add(String.valueOf(waiting.since().toEpochMilli()));
 		waiting.fields().forEach((field, value) -> {
 			args.add(field);
 			args.add(value);
 		});
-		ScriptCalls.Call call = new ScriptCalls.Call(List.of(RedisKeys.claim(token)), args);
+		ScriptCalls.Call call = new ScriptCalls.Call(List.of(RedisKeys.claim(token), RedisKeys.partners(token)), args);
 		String queue = waiting.queue().key();
 		double joinedAt = waiting.since().toEpochMilli();
 		List<?> held;
@@ -58,21 +60,23 @@ public class ClaimWaitingScript {
 			held = this.script.run(this.redis, call.keys(), call.argArray());
 			this.redis.opsForZSet().add(RedisKeys.ACTIVE_QUEUES, queue, joinedAt);
 		}
-		if (held.isEmpty()) {
-			return new Outcome(true, waiting);
+		if ("1".equals(ScriptCalls.text(held.get(0)))) {
+			return new Outcome(true, waiting, String.valueOf(ScriptCalls.text(held.get(1))));
 		}
 		Map<String, String> fields = new HashMap<>();
-		for (int i = 0; i + 1 < held.size(); i += 2) {
+		for (int i = 1; i + 1 < held.size(); i += 2) {
 			fields.put(ScriptCalls.text(held.get(i)), ScriptCalls.text(held.get(i + 1)));
 		}
-		return new Outcome(false, TokenState.parse(fields));
+		return new Outcome(false, TokenState.parse(fields), "");
 	}
 
 	/**
 	 * @param claimed true when the token now holds the waiting claim asked for
 	 * @param held the claim the token holds now
+	 * @param recentPartners when claimed, the token's recent partners as its queue entry
+	 * carries them ({@code <id>:<until ms>,...}, empty for none)
 	 */
-	public record Outcome(boolean claimed, TokenState held) {
+	public record Outcome(boolean claimed, TokenState held, String recentPartners) {
 
 	}
 

@@ -2,8 +2,10 @@ package io.kindling.matching.queue;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -26,6 +28,12 @@ public class FormRoomScript {
 	 */
 	private static final int MOST_DROPPED_PER_CALL = 500;
 
+	/**
+	 * How many of the oldest entries forming looks at when the oldest cannot form a room
+	 * without recent partners: it keeps a call's cost flat with the queue's length.
+	 */
+	public static final int REMATCH_WINDOW = 64;
+
 	private final LuaScript<List> form = LuaScript.load("form_room", List.class);
 
 	private final LuaScript<List> join = LuaScript.chain("join", List.class, "enqueue", "form_room");
@@ -46,8 +54,9 @@ public class FormRoomScript {
 	 * @param lookFor an entry whose place to report, if any
 	 */
 	public Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor) {
-		return result(this.form.run(this.redis, List.of(queue.key(), queue.poppedKey()),
-				args(queue, now, lookFor.map(QueueEntry::member).orElse(""))), queue, now);
+		return result(
+				this.form.run(this.redis, keys(queue), args(queue, now, lookFor.map(QueueEntry::member).orElse(""))),
+				queue, now);
 	}
 
 	/**
@@ -57,8 +66,20 @@ public class FormRoomScript {
 	 * joiner.
 	 */
 	public Result join(MatchQueue queue, QueueEntry entry, Instant now) {
-		return result(this.join.run(this.redis, List.of(queue.key(), queue.poppedKey()),
-				args(queue, entry.since(), entry.member())), queue, now);
+		return join(queue, entry, "", now);
+	}
+
+	/**
+	 * As {@link #join(MatchQueue, QueueEntry, Instant)}, the entry carrying the joiner's
+	 * recent partners ({@code <id>:<until ms>,...}, as the claim gave them).
+	 */
+	public Result join(MatchQueue queue, QueueEntry entry, String recentPartners, Instant now) {
+		List<String> keys = new ArrayList<>(keys(queue));
+		keys.add(queue.statsKey());
+		String[] args = args(queue, entry.since(), entry.member());
+		String[] withPartners = java.util.Arrays.copyOf(args, args.length + 1);
+		withPartners[args.length] = recentPartners;
+		return result(this.join.run(this.redis, keys, withPartners), queue, now);
 	}
 
 	/** The SHA of the join's script, as Redis caches it. */
@@ -75,33 +96,45 @@ public class FormRoomScript {
 		return Place.valueOf(String.valueOf(place).toUpperCase(Locale.ROOT));
 	}
 
+	private static List<String> keys(MatchQueue queue) {
+		return List.of(queue.key(), queue.poppedKey(), queue.entryPartnersKey());
+	}
+
 	private String[] args(MatchQueue queue, Instant now, String lookFor) {
 		long nowMillis = now.toEpochMilli();
+		// with no cooldown nobody has recent partners, and no room is ever a rematch
 		return new String[] { String.valueOf(queue.size()), String.valueOf(nowMillis),
 				String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
 				String.valueOf(nowMillis - this.properties.fallbackAfter().toMillis()),
 				String.valueOf(nowMillis - this.properties.roomPendingTtl().toMillis()),
-				String.valueOf(MOST_DROPPED_PER_CALL), lookFor };
+				String.valueOf(MOST_DROPPED_PER_CALL), lookFor, String.valueOf(REMATCH_WINDOW),
+				String.valueOf(nowMillis - this.properties.rematchAfter().toMillis()) };
 	}
 
 	private static Result result(List<?> answer, MatchQueue queue, Instant now) {
 		int stillWaiting = Integer.parseInt(String.valueOf(answer.get(0)));
 		boolean fallback = "1".equals(String.valueOf(answer.get(1)));
 		Place place = Place.valueOf(String.valueOf(answer.get(2)).toUpperCase(Locale.ROOT));
-		int timedOutCount = Integer.parseInt(String.valueOf(answer.get(3)));
-		List<QueueEntry> timedOut = entries(answer, 4, 4 + 2 * timedOutCount);
-		List<QueueEntry> popped = entries(answer, 4 + 2 * timedOutCount, answer.size());
-		Optional<PoppedRoom> room = popped.isEmpty() ? Optional.empty()
-				: Optional.of(new PoppedRoom(UUID.randomUUID().toString(), queue, fallback, now, popped));
-		return new Result(stillWaiting, timedOut, place, room);
-	}
-
-	private static List<QueueEntry> entries(List<?> answer, int from, int to) {
-		List<QueueEntry> entries = new ArrayList<>((to - from) / 2);
-		for (int i = from; i + 1 < to; i += 2) {
-			entries.add(QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1))));
+		boolean rematch = "1".equals(String.valueOf(answer.get(3)));
+		int timedOutCount = Integer.parseInt(String.valueOf(answer.get(4)));
+		int poppedFrom = 5 + 2 * timedOutCount;
+		List<QueueEntry> timedOut = new ArrayList<>(timedOutCount);
+		for (int i = 5; i + 1 < poppedFrom; i += 2) {
+			timedOut.add(QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1))));
 		}
-		return entries;
+		List<QueueEntry> popped = new ArrayList<>(3);
+		Map<String, String> partnerLists = new HashMap<>();
+		for (int i = poppedFrom; i + 2 < answer.size(); i += 3) {
+			QueueEntry entry = QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)));
+			popped.add(entry);
+			String partners = String.valueOf(answer.get(i + 2));
+			if (!partners.isEmpty()) {
+				partnerLists.put(entry.member(), partners);
+			}
+		}
+		Optional<PoppedRoom> room = popped.isEmpty() ? Optional.empty()
+				: Optional.of(new PoppedRoom(UUID.randomUUID().toString(), queue, fallback, now, popped, partnerLists));
+		return new Result(stillWaiting, timedOut, place, room, rematch);
 	}
 
 	/** Where an entry looked for is after the call. */
@@ -123,8 +156,11 @@ public class FormRoomScript {
 	 * @param timedOut the entries dropped for waiting past the timeout
 	 * @param place where the entry looked for is (none when none was looked for)
 	 * @param room the room popped, if one formed
+	 * @param rematch true when that room puts recent partners together (nobody else in
+	 * the queue could form one)
 	 */
-	public record Result(int stillWaiting, List<QueueEntry> timedOut, Place place, Optional<PoppedRoom> room) {
+	public record Result(int stillWaiting, List<QueueEntry> timedOut, Place place, Optional<PoppedRoom> room,
+			boolean rematch) {
 
 	}
 

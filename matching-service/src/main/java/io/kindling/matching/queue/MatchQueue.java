@@ -11,6 +11,14 @@ public record MatchQueue(long topicId, int size) {
 		return RedisKeys.popped(this.topicId, this.size);
 	}
 
+	String entryPartnersKey() {
+		return RedisKeys.entryPartners(this.topicId, this.size);
+	}
+
+	String statsKey() {
+		return RedisKeys.queueStats(this.topicId, this.size);
+	}
+
 	/** The queue a key {@code matching:queue:{<topicId>:<size>}} names. */
 	public static MatchQueue fromKey(String key) {
 		String tag = key.substring(RedisKeys.QUEUE_PREFIX.length() + 1, key.length() - 1);

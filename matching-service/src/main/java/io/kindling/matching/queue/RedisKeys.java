@@ -33,6 +33,28 @@ public final class RedisKeys {
 		return PREFIX + "popped:" + tag(topicId, size);
 	}
 
+	/**
+	 * The queue's entries' recent partners, stored with each entry at its join: hash,
+	 * field the member, value {@code <id>:<until ms>,...}.
+	 */
+	public static String entryPartners(long topicId, int size) {
+		return PREFIX + "entry-partners:" + tag(topicId, size);
+	}
+
+	/** What the queue-stats snapshot counts in the queue's slot: hash, field joins. */
+	public static String queueStats(long topicId, int size) {
+		return PREFIX + "queue-stats:" + tag(topicId, size);
+	}
+
+	/**
+	 * Whom the token shared a room with lately: ZSET, member a partner's id
+	 * ({@link RecentPartners#idOf}), score ms until which the two are not put together
+	 * again.
+	 */
+	public static String partners(String token) {
+		return PREFIX + "partners:{" + token + "}";
+	}
+
 	/** Where the token is: its one claim (hash), waiting or in a room. */
 	public static String claim(String token) {
 		return PREFIX + "claim:{" + token + "}";

@@ -35,9 +35,11 @@ public class RestoreRoomScript {
 			args.add(participant.member());
 			args.add(String.valueOf(participant.since().toEpochMilli()));
 			args.add(back.contains(participant) ? "1" : "0");
+			args.add(room.partnerLists().getOrDefault(participant.member(), ""));
 		}
 		MatchQueue queue = room.queue();
-		return this.script.run(this.redis, List.of(queue.key(), queue.poppedKey()), args.toArray(String[]::new));
+		return this.script.run(this.redis, List.of(queue.key(), queue.poppedKey(), queue.entryPartnersKey()),
+				args.toArray(String[]::new));
 	}
 
 }

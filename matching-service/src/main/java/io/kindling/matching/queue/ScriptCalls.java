@@ -74,6 +74,43 @@ class ScriptCalls {
 	}
 
 	/**
+	 * @return each call's list answer, in order, its elements as text
+	 */
+	List<List<String>> lists(LuaScript<List> script, List<Call> calls) {
+		if (calls.isEmpty()) {
+			return List.of();
+		}
+		List<List<String>> answers = new ArrayList<>(calls.size());
+		if (!this.pipelined || calls.size() == 1) {
+			for (Call call : calls) {
+				answers.add(texts(script.run(this.redis, call.keys(), call.argArray())));
+			}
+			return answers;
+		}
+		List<Object> results = pipeline((connection) -> {
+			for (Call call : calls) {
+				evalSha(connection, script, ReturnType.MULTI, call);
+			}
+		});
+		for (int i = 0; i < calls.size(); i++) {
+			Object result = results.get(i);
+			answers.add(texts((result instanceof List<?> answer) ? answer
+					: script.run(this.redis, calls.get(i).keys(), calls.get(i).argArray())));
+		}
+		return answers;
+	}
+
+	private static List<String> texts(@Nullable List<?> answer) {
+		List<String> texts = new ArrayList<>();
+		if (answer != null) {
+			for (Object element : answer) {
+				texts.add(Objects.requireNonNullElse(text(element), ""));
+			}
+		}
+		return texts;
+	}
+
+	/**
 	 * Runs the pipeline's commands; a {@code NOSCRIPT} answer stays in the list (as the
 	 * exception) for the caller to run that call again, every other error is thrown.
 	 */

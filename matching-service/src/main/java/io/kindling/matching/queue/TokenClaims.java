@@ -1,6 +1,9 @@
 package io.kindling.matching.queue;
 
+import java.util.List;
 import java.util.Map;
+
+import io.kindling.redis.LuaScript;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -11,6 +14,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class TokenClaims {
+
+	private final LuaScript<Long> removeEntry = LuaScript.load("remove_entry", Long.class);
 
 	private final StringRedisTemplate redis;
 
@@ -25,7 +30,7 @@ public class TokenClaims {
 
 	/** Removes a join's entry from its queue; its claim must be gone first. */
 	public void removeEntry(MatchQueue queue, QueueEntry entry) {
-		this.redis.opsForZSet().remove(queue.key(), entry.member());
+		this.removeEntry.run(this.redis, List.of(queue.key(), queue.entryPartnersKey()), entry.member());
 	}
 
 }

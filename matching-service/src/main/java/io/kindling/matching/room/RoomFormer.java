@@ -15,7 +15,9 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.ActiveQueues;
+import io.kindling.matching.ban.BanList;
 import io.kindling.matching.queue.ClaimWaitingScript;
+import io.kindling.matching.queue.ConfirmRoomScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
@@ -61,6 +63,10 @@ public class RoomFormer {
 
 	private final RestoreRoomScript restoreRoom;
 
+	private final ConfirmRoomScript confirmRoom;
+
+	private final BanList bans;
+
 	private final ActiveQueues activeQueues;
 
 	private final ConversationWriter conversations;
@@ -76,8 +82,11 @@ public class RoomFormer {
 	private final MatchingProperties properties;
 
 	RoomFormer(ClaimWaitingScript claimWaiting, FormRoomScript formRoom, SwapClaimScript swapClaims,
-			RestoreRoomScript restoreRoom, ActiveQueues activeQueues, ConversationWriter conversations, Seats seats,
-			ApplicationEventPublisher events, RoomMetrics metrics, Clock clock, MatchingProperties properties) {
+			RestoreRoomScript restoreRoom, ConfirmRoomScript confirmRoom, BanList bans, ActiveQueues activeQueues,
+			ConversationWriter conversations, Seats seats, ApplicationEventPublisher events, RoomMetrics metrics,
+			Clock clock, MatchingProperties properties) {
+		this.confirmRoom = confirmRoom;
+		this.bans = bans;
 		this.claimWaiting = claimWaiting;
 		this.formRoom = formRoom;
 		this.swapClaims = swapClaims;
@@ -119,7 +128,7 @@ public class RoomFormer {
 		if (!outcome.claimed()) {
 			return new Attempt(false, outcome.held(), Optional.empty());
 		}
-		FormRoomScript.Result result = this.formRoom.join(queue, waiting.entry(token), now);
+		FormRoomScript.Result result = this.formRoom.join(queue, waiting.entry(token), outcome.recentPartners(), now);
 		return new Attempt(true, waiting, settle(queue, result, now).formed());
 	}
 
@@ -230,6 +239,9 @@ public class RoomFormer {
 	 */
 	private Settled settle(MatchQueue queue, FormRoomScript.Result result, Instant now) {
 		this.metrics.timedOut(queue, result.timedOut().size());
+		if (result.rematch()) {
+			this.metrics.rematched(queue);
+		}
 		this.metrics.waiting(queue, result.stillWaiting());
 		if (!result.timedOut().isEmpty()) {
 			// only the claims of these very joins: one may have left and joined again
@@ -247,6 +259,13 @@ public class RoomFormer {
 	private Optional<RoomFormed> form(PoppedRoom room, int stillWaiting) {
 		MatchQueue queue = room.queue();
 		List<QueueEntry> participants = room.participants();
+		List<QueueEntry> banned = participants.stream()
+			.filter((entry) -> this.bans.isSessionBanned(Session.keyOf(entry.token())))
+			.toList();
+		if (!banned.isEmpty()) {
+			dropBanned(room, banned);
+			return Optional.empty();
+		}
 		List<Boolean> moved = this.swapClaims.swapAll(participants.stream()
 			.map((entry) -> new Swap(entry.token(), waiting(queue, entry), room.claim(entry),
 					this.properties.roomPendingTtl()))
@@ -282,10 +301,10 @@ public class RoomFormer {
 					room.roomId(), queue.topicId(), queue.size(), restored, ex);
 			return Optional.empty();
 		}
-		List<Boolean> confirmed = this.swapClaims.swapAll(participants.stream()
-			.map((entry) -> new Swap(entry.token(), room.claim(entry), room.claim(entry).written(conversationId),
-					this.properties.roomTtl()))
-			.toList());
+		// the participants become each other's recent partners here, before a leave can
+		// free them to join again
+		List<Boolean> confirmed = this.confirmRoom.confirm(room, conversationId, this.properties.roomTtl(),
+				this.properties.rematchCooldown(), now());
 		List<String> stillInRoom = new ArrayList<>();
 		List<String> gone = new ArrayList<>();
 		for (int i = 0; i < participants.size(); i++) {
@@ -299,6 +318,21 @@ public class RoomFormer {
 				room.formedAt(), stillInRoom);
 		this.events.publishEvent(formed);
 		return Optional.of(formed);
+	}
+
+	/**
+	 * A banned session never sits in a room: it may have joined before its ban reached
+	 * this instance's cache. Its claim goes and its entry with it; the others, whose
+	 * claims were not moved yet, go back to their places.
+	 */
+	private void dropBanned(PoppedRoom room, List<QueueEntry> banned) {
+		this.swapClaims
+			.swapAll(banned.stream().map((entry) -> Swap.toIdle(entry.token(), waiting(room.queue(), entry))).toList());
+		Set<QueueEntry> others = new HashSet<>(room.participants());
+		banned.forEach(others::remove);
+		this.activeQueues.touch(room.queue(), now());
+		this.restoreRoom.restore(room, others);
+		this.metrics.undone(room.queue(), "banned");
 	}
 
 	/**

@@ -76,6 +76,15 @@ class RoomMetrics {
 			.increment();
 	}
 
+	/** A room of recent partners formed: nobody else in the queue could form one. */
+	void rematched(MatchQueue queue) {
+		Counter.builder("kindling.matching.rematches")
+			.description("rooms that put recent partners together again because nobody else waiting could form one")
+			.tags(tags(queue))
+			.register(this.registry)
+			.increment();
+	}
+
 	/** A waiting claim whose queue had lost its entry, set idle by a poll. */
 	void repaired(MatchQueue queue) {
 		Counter.builder("kindling.matching.claims.repaired")

@@ -1,11 +1,14 @@
 package io.kindling.matching.room;
 
 import java.time.Instant;
+import java.util.List;
+import java.util.stream.Collectors;
 import java.util.concurrent.ScheduledFuture;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.ActiveQueues;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.stats.QueueStats;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,11 +38,15 @@ class RoomSweeper implements SmartLifecycle {
 
 	private final TaskScheduler scheduler;
 
+	private final QueueStats stats;
+
 	private final MatchingProperties properties;
 
 	private volatile @Nullable ScheduledFuture<?> task;
 
-	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, MatchingProperties properties) {
+	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, QueueStats stats,
+			MatchingProperties properties) {
+		this.stats = stats;
 		this.queues = queues;
 		this.former = former;
 		this.scheduler = scheduler;
@@ -49,10 +56,16 @@ class RoomSweeper implements SmartLifecycle {
 	/**
 	 * One sweep over the active queues; a queue found empty leaves the index unless
 	 * someone joined it within the grace (a join marks its queue before its entry goes
-	 * in).
+	 * in). Then the queue stats' snapshot is read again, after the rooms it formed.
 	 */
 	void sweep() {
-		for (ActiveQueues.Active active : this.queues.list()) {
+		List<ActiveQueues.Active> active = this.queues.list();
+		formRooms(active);
+		this.stats.refresh(active.stream().map(ActiveQueues.Active::queue).collect(Collectors.toSet()));
+	}
+
+	private void formRooms(List<ActiveQueues.Active> queues) {
+		for (ActiveQueues.Active active : queues) {
 			MatchQueue queue = active.queue();
 			try {
 				RoomFormer.Sweep swept = this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);

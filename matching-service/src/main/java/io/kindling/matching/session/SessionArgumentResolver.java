@@ -2,6 +2,8 @@ package io.kindling.matching.session;
 
 import java.util.List;
 
+import io.kindling.push.StreamTickets;
+
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.support.WebDataBinderFactory;
@@ -12,8 +14,9 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.stereotype.Component;
 
 /**
- * Gives a handler a {@link Session} parameter from {@code Authorization: Bearer <token>},
- * or answers 401.
+ * Gives a handler a {@link Session} parameter from {@code Authorization: Bearer <token>}
+ * (or, where the parameter says {@link OrStreamTicket}, from {@code ?ticket=}), or
+ * answers 401.
  */
 @Component
 class SessionArgumentResolver implements HandlerMethodArgumentResolver, WebMvcConfigurer {
@@ -39,6 +42,12 @@ class SessionArgumentResolver implements HandlerMethodArgumentResolver, WebMvcCo
 	@Override
 	public Session resolveArgument(MethodParameter parameter, ModelAndViewContainer mavContainer,
 			NativeWebRequest webRequest, WebDataBinderFactory binderFactory) {
+		String ticket = webRequest.getParameter(StreamTickets.PARAMETER);
+		if (ticket != null && parameter.hasParameterAnnotation(OrStreamTicket.class)) {
+			return this.sessions.redeemTicket(ticket)
+				.orElseThrow(() -> new Unauthenticated(
+						"the stream ticket is unknown, used or expired: get a new one from POST /api/matching/events/tickets"));
+		}
 		String header = webRequest.getHeader(HttpHeaders.AUTHORIZATION);
 		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
 			throw new Unauthenticated("a session token is required: Authorization: Bearer <token>");

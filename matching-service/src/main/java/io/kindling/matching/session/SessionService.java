@@ -12,6 +12,8 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.push.StreamTickets;
+import io.kindling.push.StreamTickets.IssuedTicket;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,11 +46,14 @@ public class SessionService {
 
 	private final MatchingProperties properties;
 
+	private final StreamTickets tickets;
+
 	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, Clock clock, MatchingProperties properties) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
 		this.clock = clock;
 		this.properties = properties;
+		this.tickets = new StreamTickets(redis, clock, "matching:ticket:");
 	}
 
 	IssuedSession issue(String clientAddress) {
@@ -59,7 +64,18 @@ public class SessionService {
 		Instant expiresAt = this.clock.instant().plus(this.properties.sessionTtl());
 		this.redis.opsForValue()
 			.set(key(token), String.valueOf(expiresAt.toEpochMilli()), this.properties.sessionTtl());
+		// a ban names a session by its key (the hash MySQL keeps), and must find the
+		// token's claim to take it out of its queue
+		this.redis.opsForValue().set(tokenKey(Session.keyOf(token)), token, this.properties.sessionTtl());
 		return new IssuedSession(token, expiresAt);
+	}
+
+	/**
+	 * The token of the session with this key (the SHA-256 of its token), while the
+	 * session lives.
+	 */
+	public Optional<String> tokenOf(String sessionKey) {
+		return Optional.ofNullable(this.redis.opsForValue().get(tokenKey(sessionKey)));
 	}
 
 	/**
@@ -88,6 +104,22 @@ public class SessionService {
 		return Optional.of(new Session(token));
 	}
 
+	/**
+	 * A single-use ticket that opens this session's event stream, for a browser, whose
+	 * {@code EventSource} cannot send the token in a header.
+	 */
+	public IssuedTicket issueTicket(Session session) {
+		return this.tickets.issue(session.token());
+	}
+
+	/**
+	 * The session a ticket was issued to, if the ticket is unused and unexpired and the
+	 * session still valid; the ticket is spent either way.
+	 */
+	Optional<Session> redeemTicket(String ticket) {
+		return this.tickets.redeem(ticket).flatMap(this::resolve);
+	}
+
 	private static @Nullable Long parse(@Nullable String expiresAt) {
 		try {
 			return (expiresAt != null) ? Long.valueOf(expiresAt) : null;
@@ -100,6 +132,10 @@ public class SessionService {
 
 	private static String key(String token) {
 		return "matching:session:" + token;
+	}
+
+	private static String tokenKey(String sessionKey) {
+		return "matching:session-key:" + sessionKey;
 	}
 
 	record IssuedSession(String token, Instant expiresAt) {

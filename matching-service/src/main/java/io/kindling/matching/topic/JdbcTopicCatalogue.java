@@ -44,6 +44,11 @@ class JdbcTopicCatalogue implements TopicCatalogue {
 		return current().topics();
 	}
 
+	/** The next question reads the table again: a change made here shows at once. */
+	void forget() {
+		this.topics.forget();
+	}
+
 	private Snapshot current() {
 		return this.topics.get(this.clock.instant());
 	}

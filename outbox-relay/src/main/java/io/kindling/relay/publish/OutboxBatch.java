@@ -1,6 +1,5 @@
 package io.kindling.relay.publish;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -28,7 +27,6 @@ import io.kindling.relay.source.OutboxSource;
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -240,7 +238,7 @@ final class OutboxBatch {
 		// overtake it.
 		JdbcClient.StatementSpec claim = jdbc.sql("""
 				SELECT id, event_id, event_type, event_key, payload, attempts,
-				       %s AS created_micros, %s AS next_attempt_micros
+				       %s AS created_micros, %s AS next_attempt_micros, traceparent
 				FROM %s
 				WHERE published_at IS NULL AND parked_at IS NULL AND (%s)
 				ORDER BY key_hash, id
@@ -271,7 +269,7 @@ final class OutboxBatch {
 		// the payload goes to Kafka as the bytes MariaDB sent (utf8mb4): no decoding
 		// into a String only to encode it back
 		return new ClaimedRow(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getBytes(5),
-				createdAt, rs.getInt(6), nextAttemptAt);
+				createdAt, rs.getInt(6), nextAttemptAt, rs.getString(9));
 	}
 
 	private static Instant instant(long epochMicros) {
@@ -279,10 +277,7 @@ final class OutboxBatch {
 	}
 
 	private ProducerRecord<String, byte[]> record(ClaimedRow row) {
-		RecordHeaders headers = new RecordHeaders();
-		headers.add("event_id", row.eventId().getBytes(StandardCharsets.UTF_8));
-		headers.add("event_type", row.eventType().getBytes(StandardCharsets.UTF_8));
-		return new ProducerRecord<>(this.source.topic(), null, row.eventKey(), row.payload(), headers);
+		return EventRecord.of(row, this.source.topic(), this.source.name());
 	}
 
 	private record Outcome(List<Sending> acked, int rejected, boolean unavailable) {

@@ -106,9 +106,11 @@ public final class OutboxSource implements AutoCloseable {
 	}
 
 	/**
-	 * True once the outbox table exists and the partition lock rows are in place. Until
-	 * the owning service's migration has created the table the relay waits, so that it
-	 * never creates anything in a schema that service's Flyway has not initialised yet.
+	 * True once the outbox table exists in the shape this relay reads (with its
+	 * {@code traceparent} column) and the partition lock rows are in place. Until the
+	 * owning service's migration has created the table the relay waits, so that it never
+	 * creates anything in a schema that service's Flyway has not initialised yet; a table
+	 * of an older shape waits for that service's next start to migrate it.
 	 */
 	public boolean ready() {
 		if (this.readiness instanceof Publishing) {
@@ -121,6 +123,14 @@ public final class OutboxSource implements AutoCloseable {
 					""").param("table", table()).query(Integer.class).single();
 			if (tables == 0) {
 				this.readiness = new WaitingForTable(table());
+				return false;
+			}
+			Integer traceparent = this.jdbc.sql("""
+					SELECT COUNT(*) FROM information_schema.columns
+					WHERE table_schema = DATABASE() AND table_name = :table AND column_name = 'traceparent'
+					""").param("table", table()).query(Integer.class).single();
+			if (traceparent == 0) {
+				this.readiness = new WaitingForMigration(table());
 				return false;
 			}
 			this.jdbc.sql(PARTITION_TABLE).update();
@@ -190,6 +200,16 @@ public final class OutboxSource implements AutoCloseable {
 		@Override
 		public String toString() {
 			return "waiting for table " + this.table;
+		}
+
+	}
+
+	private record WaitingForMigration(String table) implements Readiness {
+
+		@Override
+		public String toString() {
+			return "waiting for table " + this.table
+					+ " to have its traceparent column (its service adds it when it starts)";
 		}
 
 	}

@@ -28,6 +28,12 @@ public enum ProblemType {
 
 	METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed"),
 
+	/**
+	 * A browser's cross-origin request from an origin not in
+	 * {@code kindling.web.allowed-origins}.
+	 */
+	ORIGIN_NOT_ALLOWED("origin-not-allowed", HttpStatus.FORBIDDEN, "Origin not allowed"),
+
 	NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not acceptable"),
 
 	CONTENT_TOO_LARGE("content-too-large", HttpStatus.CONTENT_TOO_LARGE, "Content too large"),
@@ -49,6 +55,18 @@ public enum ProblemType {
 	TOPIC_UNAVAILABLE("topic-unavailable", HttpStatus.BAD_REQUEST, "Topic unavailable"),
 
 	ALREADY_JOINED("already-joined", HttpStatus.CONFLICT, "Already waiting or in a room"),
+
+	NO_ROOM("no-room", HttpStatus.NOT_FOUND, "No room"),
+
+	NO_SUCH_TOPIC("no-such-topic", HttpStatus.NOT_FOUND, "No such topic"),
+
+	TOPIC_NAME_TAKEN("topic-name-taken", HttpStatus.CONFLICT, "Topic name taken"),
+
+	BAD_BAN("bad-ban", HttpStatus.BAD_REQUEST, "Bad ban"),
+
+	ALREADY_BANNED("already-banned", HttpStatus.CONFLICT, "Already banned"),
+
+	NO_SUCH_BAN("no-such-ban", HttpStatus.NOT_FOUND, "No such ban"),
 
 	// swipe-service
 

@@ -16,10 +16,11 @@ import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfigura
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.web.filter.CorsFilter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
- * JSON, one body-size limit, and the container's error pages as problem details.
+ * JSON, one body-size limit, CORS, and the container's error pages as problem details.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
@@ -49,19 +50,29 @@ public class WebEdgeAutoConfiguration {
 		return new StrictJson();
 	}
 
+	// first of all, so that every answer a browser gets (a 413 too) carries the CORS
+	// headers it needs to read it
+	@Bean
+	FilterRegistrationBean<CorsFilter> crossOrigins(WebEdgeProperties properties, JsonMapper json) {
+		FilterRegistrationBean<CorsFilter> registration = new FilterRegistrationBean<>(
+				CrossOrigins.filter(properties.allowedOrigins(), json));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		return registration;
+	}
+
 	// before Spring Security and everything else that might read the body
 	@Bean
 	FilterRegistrationBean<BodySizeLimit> bodySizeLimit(WebEdgeProperties properties, JsonMapper json) {
 		FilterRegistrationBean<BodySizeLimit> registration = new FilterRegistrationBean<>(
 				new BodySizeLimit(properties, json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
 		return registration;
 	}
 
 	@Bean
 	FilterRegistrationBean<ContentTypeGate> contentTypeGate(JsonMapper json) {
 		FilterRegistrationBean<ContentTypeGate> registration = new FilterRegistrationBean<>(new ContentTypeGate(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
 		return registration;
 	}
 
@@ -69,7 +80,7 @@ public class WebEdgeAutoConfiguration {
 	FilterRegistrationBean<EmptyErrorBodies> emptyErrorBodies(JsonMapper json) {
 		FilterRegistrationBean<EmptyErrorBodies> registration = new FilterRegistrationBean<>(
 				new EmptyErrorBodies(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
 		return registration;
 	}
 

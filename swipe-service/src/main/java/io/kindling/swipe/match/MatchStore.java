@@ -11,7 +11,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * The {@code matches} table and its {@code MATCH_CREATED} outbox row, written together in
- * the caller's transaction.
+ * the caller's transaction; a new match is pushed to both people once it commits.
  */
 @Repository
 public class MatchStore {
@@ -20,14 +20,18 @@ public class MatchStore {
 
 	private final MatchOutbox outbox;
 
-	MatchStore(JdbcClient jdbc, MatchOutbox outbox) {
+	private final MatchPush push;
+
+	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push) {
 		this.jdbc = jdbc;
 		this.outbox = outbox;
+		this.push = push;
 	}
 
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
-	 * here, and one {@code MATCH_CREATED} row for it.
+	 * here, one {@code MATCH_CREATED} row for it, and one push, from the call that
+	 * inserted the row.
 	 */
 	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -35,10 +39,11 @@ public class MatchStore {
 		}
 		long low = Math.min(userA, userB);
 		long high = Math.max(userA, userB);
-		this.jdbc.sql("""
-				INSERT INTO matches (user_id_1, user_id_2, matched_at)
+		// IGNORE, not ON DUPLICATE KEY UPDATE: the driver counts a duplicate as a row
+		// "found" there, and the count must tell whether this call made the match
+		int inserted = this.jdbc.sql("""
+				INSERT IGNORE INTO matches (user_id_1, user_id_2, matched_at)
 				VALUES (:low, :high, FROM_UNIXTIME(:now))
-				ON DUPLICATE KEY UPDATE matched_at = matched_at
 				""").param("low", low).param("high", high).param("now", SqlTime.epochSeconds(now)).update();
 		MatchRef match = this.jdbc.sql("""
 				SELECT match_id, user_id_1, user_id_2, matched_at
@@ -51,6 +56,9 @@ public class MatchStore {
 					rs.getTimestamp("matched_at").toInstant()))
 			.single();
 		this.outbox.matchCreated(match, now);
+		if (inserted == 1) {
+			this.push.created(match);
+		}
 		return match;
 	}
 

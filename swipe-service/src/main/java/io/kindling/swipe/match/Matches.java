@@ -30,11 +30,14 @@ class Matches {
 
 	private final Clock clock;
 
-	Matches(JdbcClient jdbc, MatchOutbox outbox, TransactionTemplate transactions, Clock clock) {
+	private final MatchPush push;
+
+	Matches(JdbcClient jdbc, MatchOutbox outbox, TransactionTemplate transactions, Clock clock, MatchPush push) {
 		this.jdbc = jdbc;
 		this.outbox = outbox;
 		this.transactions = transactions;
 		this.clock = clock;
+		this.push = push;
 	}
 
 	/**
@@ -74,7 +77,8 @@ class Matches {
 
 	/**
 	 * Soft: the row stays (so the pair never matches again by accident and history is
-	 * kept), and a {@code MATCH_REMOVED} event leaves with it. Removing twice is a no-op.
+	 * kept), and a {@code MATCH_REMOVED} event leaves with it, pushed to both people once
+	 * it commits. Removing twice is a no-op.
 	 */
 	void unmatch(long userId, long matchId) {
 		this.transactions.executeWithoutResult((tx) -> {
@@ -107,6 +111,7 @@ class Matches {
 				.param("matchId", matchId)
 				.update();
 			this.outbox.matchRemoved(match.match(), now, userId);
+			this.push.removed(match.match());
 		});
 	}
 

@@ -1,12 +1,11 @@
 package io.kindling.swipe.security;
 
-import java.io.IOException;
+import java.time.Clock;
 import java.util.regex.Pattern;
 
 import javax.crypto.spec.SecretKeySpec;
 
-import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
+import io.kindling.push.StreamTickets;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
 import tools.jackson.databind.json.JsonMapper;
@@ -14,13 +13,13 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.config.http.SessionCreationPolicy;
 import org.springframework.security.config.observation.SecurityObservationSettings;
-import org.springframework.security.core.AuthenticationException;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.oauth2.core.DelegatingOAuth2TokenValidator;
 import org.springframework.security.oauth2.core.OAuth2Error;
@@ -33,14 +32,16 @@ import org.springframework.security.oauth2.jwt.JwtDecoder;
 import org.springframework.security.oauth2.jwt.JwtValidators;
 import org.springframework.security.oauth2.jwt.NimbusJwtDecoder;
 import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthenticationEntryPoint;
+import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.util.StringUtils;
 
 /**
  * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
- * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. Health
- * and metrics stay open for probes and scrapers.
+ * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. The
+ * event stream also opens with a stream ticket. Health and metrics stay open for probes
+ * and scrapers.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -48,9 +49,11 @@ class SecurityConfiguration {
 	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
 
 	@Bean
-	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json) throws Exception {
-		AuthenticationEntryPoint unauthorized = (request, response, failure) -> unauthorized(json, request, response,
-				failure);
+	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json, StreamTickets tickets) throws Exception {
+		AuthenticationEntryPoint unauthorized = unauthorized(json,
+				"A valid bearer token (a signed JWT with sub and exp) is required.");
+		AuthenticationEntryPoint ticketRefused = unauthorized(json,
+				"The stream ticket is unknown, used or expired: get a new one from POST /api/events/tickets.");
 		// a stateless token API: no logout, no saved request to return to, no servlet
 		// login API; each would be one more filter on every call
 		return http.csrf((csrf) -> csrf.disable())
@@ -66,10 +69,20 @@ class SecurityConfiguration {
 				.permitAll()
 				.anyRequest()
 				.authenticated())
+			.addFilterBefore(new StreamTicketFilter(tickets, ticketRefused), BearerTokenAuthenticationFilter.class)
 			.oauth2ResourceServer(
 					(oauth2) -> oauth2.jwt(Customizer.withDefaults()).authenticationEntryPoint(unauthorized))
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(unauthorized))
 			.build();
+	}
+
+	/**
+	 * Stream tickets, for a browser's {@code EventSource}: issued by
+	 * {@code POST /api/events/tickets}, redeemed by {@link StreamTicketFilter}.
+	 */
+	@Bean
+	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock) {
+		return new StreamTickets(redis, clock, "stream_ticket:");
 	}
 
 	/**
@@ -134,11 +147,11 @@ class SecurityConfiguration {
 	 * 401 with the RFC 6750 {@code WWW-Authenticate} header and, like every other error
 	 * of the service, a problem detail body.
 	 */
-	private static void unauthorized(JsonMapper json, HttpServletRequest request, HttpServletResponse response,
-			AuthenticationException failure) throws IOException {
-		BEARER.commence(request, response, failure);
-		Problems.write(response, json, Problems.of(ProblemType.UNAUTHENTICATED,
-				"A valid bearer token (a signed JWT with sub and exp) is required."));
+	private static AuthenticationEntryPoint unauthorized(JsonMapper json, String detail) {
+		return (request, response, failure) -> {
+			BEARER.commence(request, response, failure);
+			Problems.write(response, json, Problems.of(ProblemType.UNAUTHENTICATED, detail));
+		};
 	}
 
 	private static OAuth2TokenValidator<Jwt> expiryRequired() {

@@ -6,6 +6,7 @@ import io.kindling.swipe.boost.BoostActive;
 import io.kindling.swipe.boost.BoostCooldown;
 import io.kindling.swipe.match.MatchRefused;
 import io.kindling.swipe.profile.ProfileRefused;
+import io.kindling.swipe.push.BadLastEventId;
 import io.kindling.swipe.swipe.SwipeRefused;
 
 import org.springframework.core.Ordered;
@@ -60,6 +61,11 @@ class SwipeProblems {
 			case BAD_CURSOR -> ProblemType.BAD_CURSOR;
 		};
 		return Problems.answer(type, ex.getMessage());
+	}
+
+	@ExceptionHandler(BadLastEventId.class)
+	ResponseEntity<ProblemDetail> badLastEventId(BadLastEventId ex) {
+		return Problems.answer(ProblemType.INVALID_REQUEST, ex.getMessage());
 	}
 
 	@ExceptionHandler(BoostActive.class)

@@ -1,10 +1,12 @@
 package io.kindling.infra.bench.relay;
 
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,6 +27,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import java.util.zip.CRC32;
 
 import io.kindling.infra.bench.BenchOptions;
@@ -83,14 +86,14 @@ public final class RelayBench {
 		int rate = (int) options.number("--rate", 1_000);
 		int seconds = (int) options.number("--seconds", 20);
 		try (BenchStack stack = BenchStack.of("relay", options).mariaDb(DATABASE).kafka(12).start()) {
-			String tableShape = Files
-				.readString(stack.root().resolve("outbox/src/main/resources/db/outbox/V1__outbox_table.sql"))
-				.strip();
+			List<String> tableShape = outboxMigrations(stack.root());
 			String jdbcUrl = stack.jdbcUrl(DATABASE);
 			String bootstrapServers = stack.kafka().bootstrapServers();
 			try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD)) {
 				for (String table : List.of("match_outbox", "room_outbox", "naive_outbox", "floor_outbox")) {
-					db.createStatement().execute(tableShape.replace("${outbox_table}", table).replace(";", ""));
+					for (String migration : tableShape) {
+						db.createStatement().execute(migration.replace("${outbox_table}", table).replace(";", ""));
+					}
 				}
 			}
 			createTopics(bootstrapServers, stack.kafka().replicationFactor());
@@ -337,6 +340,24 @@ public final class RelayBench {
 					.executeQuery("SELECT COUNT(*) FROM " + table + " WHERE published_at IS NULL")) {
 			rs.next();
 			return rs.getLong(1);
+		}
+	}
+
+	/**
+	 * The outbox table's migrations as the services run them, in version order, each one
+	 * statement: the table the relay publishes is the services' table.
+	 */
+	private static List<String> outboxMigrations(Path root) throws IOException {
+		try (Stream<Path> files = Files.list(root.resolve("outbox/src/main/resources/db/outbox"))) {
+			List<Path> migrations = files.filter((file) -> file.getFileName().toString().matches("V\\d+__.*\\.sql"))
+				.sorted(java.util.Comparator.comparingInt((Path file) -> Integer
+					.parseInt(file.getFileName().toString().replaceFirst("^V(\\d+)__.*", "$1"))))
+				.toList();
+			List<String> statements = new ArrayList<>();
+			for (Path migration : migrations) {
+				statements.add(Files.readString(migration).strip());
+			}
+			return statements;
 		}
 	}
 

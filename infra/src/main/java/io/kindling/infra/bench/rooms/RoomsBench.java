@@ -51,9 +51,11 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * that learns of its room by polling (GET every second), as clients did before the
  * push;</li>
  * <li>the forming script's cost with 100, 10,000 and 100,000 tokens waiting in the queue
- * it pops from.</li>
+ * it pops from, and again with a tenth of the queue recent partners of the entry ahead of
+ * them (the script then looks past the two oldest).</li>
  * </ol>
- * Stops everything it started.
+ * {@code --phases forming} runs the last alone, without the services. Stops everything it
+ * started.
  *
  * <p>
  * With {@code --redis cluster} (or {@code sentinel}) it measures rooms and pushes on that
@@ -100,6 +102,21 @@ public final class RoomsBench {
 			BesideStandalone.run(options, options.redis(), seconds, clients, warmup);
 			return;
 		}
+		if (options.text("--phases", "all").equals("forming")) {
+			try (BenchStack stack = BenchStack.of("rooms", options).redis().start()) {
+				System.out.printf("rooms bench, forming only; load average %s%n", BenchHost.loadAverage(" / "));
+				List<FormCost> costs = formingCosts(stack,
+						stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua"));
+				String format = "| %-62s | %14s | %14s | %-22s |%n";
+				System.out.printf("%n" + format, "measurement", "value", "baseline", "ratio (target)");
+				System.out.printf(format, "---", "---:", "---:", "---");
+				printFormingCosts(format, costs);
+				System.out
+					.printf("%nEach row the median of 5 rounds of 2,000 calls; 1/10 incompatible: one entry in ten "
+							+ "is a recent partner of the entry ahead of it.%n");
+			}
+			return;
+		}
 		try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb(DATABASE).start()) {
 			Path formScript = stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua");
 			// any --name=value argument is a setting for both services
@@ -130,37 +147,7 @@ public final class RoomsBench {
 			System.out.println("push latency at 200 joins/s, beside 1 s polling...");
 			PushResult push = push(a, b, seconds);
 			System.out.println("forming cost by queue depth...");
-			List<FormCost> costs = new ArrayList<>();
-			UnifiedJedis jedis = stack.redis().client();
-			{
-				String sha = jedis.scriptLoad(Files.readString(formScript));
-				int[] depths = { 100, 10_000, 100_000 };
-				// scores from two minutes ago, one ms apart: none times out while
-				// measured
-				NEXT_SCORE[0] = System.currentTimeMillis() - 120_000;
-				for (int depth : depths) {
-					fill(jedis, depth);
-				}
-				// rounds alternate the depths, so a burst of other work on the machine
-				// hits them alike; each depth reports its median round
-				List<List<FormCost>> rounds = new ArrayList<>();
-				for (int round = 0; round < 5; round++) {
-					List<FormCost> thisRound = new ArrayList<>();
-					for (int depth : depths) {
-						thisRound.add(formCost(jedis, sha, depth, 2_000));
-					}
-					rounds.add(thisRound);
-				}
-				for (int i = 0; i < depths.length; i++) {
-					int index = i;
-					List<FormCost> byP50 = rounds.stream()
-						.map((round) -> round.get(index))
-						.sorted(Comparator.comparingDouble(FormCost::p50Micros))
-						.toList();
-					costs.add(byP50.get(byP50.size() / 2));
-				}
-			}
-
+			List<FormCost> costs = formingCosts(stack, formScript);
 			System.out.println();
 			System.out.printf(
 					"Two matching-service instances, one Redis, one MariaDB, %d closed-loop clients, %d s per row; this 2-core machine.%n%n",
@@ -189,15 +176,7 @@ public final class RoomsBench {
 					String.format("p99 ≤ 20 ms: %s", (ms(push.pushed(), 99) <= 20) ? "met" : "not met"));
 			System.out.printf(format, "push: joins/s offered / achieved", "200 joins/s",
 					String.format("%.0f joins/s", push.joinsPerSecond()), "");
-			FormCost base = costs.get(0);
-			for (FormCost cost : costs) {
-				System.out.printf(format,
-						String.format("form_room.lua, %,d waiting: p50 / p99 (median of 5 rounds)", cost.depth()),
-						String.format("%.0f / %.0f µs", cost.p50Micros(), cost.p99Micros()),
-						String.format("%.0f / %.0f µs", base.p50Micros(), base.p99Micros()),
-						String.format("%.2f (≤ 1.20: %s)", cost.p50Micros() / base.p50Micros(),
-								(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
-			}
+			printFormingCosts(format, costs);
 			System.out.printf(
 					"%nCPU per request (ms, from /proc; not distorted by other load): no-op %s; join→matched %s (services, MariaDB, Redis, clients)%n",
 					perRequest(noOpCpu, noOp.attempts()), perRequest(roomsCpu, 4 * rooms.attempts()));
@@ -211,6 +190,60 @@ public final class RoomsBench {
 					"push in the unmeasured lead-in second: p50 / p99 / max %.1f / %.1f / %.1f ms (%,d rooms)%n",
 					ms(push.leadIn(), 50), ms(push.leadIn(), 99), push.leadIn().getMaxValue() / 1e3,
 					push.leadIn().getTotalCount());
+		}
+	}
+
+	/**
+	 * The forming script's cost on the bench's own queues, each depth with and without a
+	 * tenth incompatible.
+	 */
+	static List<FormCost> formingCosts(BenchStack stack, Path formScript) throws java.io.IOException {
+		List<FormCost> costs = new ArrayList<>();
+		UnifiedJedis jedis = stack.redis().client();
+		String sha = jedis.scriptLoad(Files.readString(formScript));
+		int[] depths = { 100, 10_000, 100_000 };
+		// scores from two minutes ago, one ms apart: none times out while
+		// measured
+		NEXT_SCORE[0] = System.currentTimeMillis() - 120_000;
+		List<BenchQueue> queues = new ArrayList<>();
+		for (boolean tenth : new boolean[] { false, true }) {
+			for (int depth : depths) {
+				BenchQueue queue = new BenchQueue(depth, tenth);
+				fill(jedis, queue);
+				queues.add(queue);
+			}
+		}
+		// rounds alternate the queues, so a burst of other work on the machine
+		// hits them alike; each queue reports its median round
+		List<List<FormCost>> rounds = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
+			List<FormCost> thisRound = new ArrayList<>();
+			for (BenchQueue queue : queues) {
+				thisRound.add(formCost(jedis, sha, queue, 2_000));
+			}
+			rounds.add(thisRound);
+		}
+		for (int i = 0; i < queues.size(); i++) {
+			int index = i;
+			List<FormCost> byP50 = rounds.stream()
+				.map((round) -> round.get(index))
+				.sorted(Comparator.comparingDouble(FormCost::p50Micros))
+				.toList();
+			costs.add(byP50.get(byP50.size() / 2));
+		}
+		return costs;
+	}
+
+	private static void printFormingCosts(String format, List<FormCost> costs) {
+		FormCost base = costs.get(0);
+		for (FormCost cost : costs) {
+			System.out.printf(format,
+					String.format("form_room.lua, %,d waiting%s: p50 / p99", cost.depth(),
+							cost.tenthIncompatible() ? ", 1/10 incompatible" : ""),
+					String.format("%.0f / %.0f µs", cost.p50Micros(), cost.p99Micros()),
+					String.format("%.0f / %.0f µs", base.p50Micros(), base.p99Micros()),
+					String.format("%.2f (≤ 1.20: %s)", cost.p50Micros() / base.p50Micros(),
+							(cost.p50Micros() / base.p50Micros() <= 1.2) ? "met" : "not met"));
 		}
 	}
 
@@ -399,21 +432,77 @@ public final class RoomsBench {
 		throw new IllegalStateException("the poller saw no room in 5 s");
 	}
 
-	record FormCost(int depth, double p50Micros, double p99Micros) {
+	record FormCost(int depth, boolean tenthIncompatible, double p50Micros, double p99Micros) {
 
 	}
 
 	/**
-	 * Runs form_room.lua on a size-2 queue holding {@code depth} tokens, topping it up
-	 * after each pop so the depth holds. The queue is the bench's own key, outside the
-	 * services' set of active queues, so their sweepers never touch it.
+	 * A size-2 queue of the bench's own (outside the services' set of active queues, so
+	 * their sweepers never touch it), with its popped records and its entries' recent
+	 * partners. With a tenth incompatible, one entry in ten is a recent partner of the
+	 * entry ahead of it, so a tenth of the pops find the two oldest unable to share a
+	 * room and look further.
 	 */
-	static void fill(UnifiedJedis jedis, int depth) {
-		String prefix = "bench:" + depth + ":";
+	static final class BenchQueue {
+
+		final int depth;
+
+		final boolean tenthIncompatible;
+
+		final String prefix;
+
+		String lastToken = "";
+
+		long added;
+
+		BenchQueue(int depth, boolean tenthIncompatible) {
+			this.depth = depth;
+			this.tenthIncompatible = tenthIncompatible;
+			this.prefix = "bench:" + depth + (tenthIncompatible ? ":tenth:" : ":plain:");
+		}
+
+		List<String> keys() {
+			return List.of(this.prefix + "queue:1:2", this.prefix + "popped", this.prefix + "entry-partners");
+		}
+
+		void add(AbstractPipeline pipeline, long[] next) {
+			String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
+			long score = next[0]++;
+			// a queue's member is "<token>:<join id>"; the tokens' claims live in other
+			// slots
+			String member = token + ":" + Long.toHexString(score);
+			pipeline.zadd(keys().get(0), score, member);
+			if (this.tenthIncompatible && ++this.added % 10 == 0 && !this.lastToken.isEmpty()) {
+				// as enqueue.lua stores a joiner's list: "<partner id>:<until ms>"
+				pipeline.hset(keys().get(2), member,
+						partnerId(this.lastToken) + ":" + (System.currentTimeMillis() + 3_600_000));
+			}
+			this.lastToken = token;
+		}
+
+	}
+
+	/**
+	 * As the service names a recent partner: the first 16 hex digits of its token's
+	 * SHA-1.
+	 */
+	static String partnerId(String token) {
+		try {
+			byte[] digest = java.security.MessageDigest.getInstance("SHA-1")
+				.digest(token.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+			return java.util.HexFormat.of().formatHex(digest, 0, 8);
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Fills the queue to its depth. */
+	static void fill(UnifiedJedis jedis, BenchQueue queue) {
 		// closing a pooled client's pipeline gives its connection back
 		try (AbstractPipeline pipeline = jedis.pipelined()) {
-			for (int i = 0; i < depth; i++) {
-				add(pipeline, prefix, prefix + "queue:1:2", NEXT_SCORE);
+			for (int i = 0; i < queue.depth; i++) {
+				queue.add(pipeline, NEXT_SCORE);
 			}
 		}
 	}
@@ -423,37 +512,32 @@ public final class RoomsBench {
 	 */
 	private static final long[] NEXT_SCORE = { System.currentTimeMillis() - 150_000 };
 
-	static FormCost formCost(UnifiedJedis jedis, String sha, int depth, int calls) {
-		String prefix = "bench:" + depth + ":";
-		String queue = prefix + "queue:1:2";
+	/** Runs form_room.lua, topping the queue up after each pop so its depth holds. */
+	static FormCost formCost(UnifiedJedis jedis, String sha, BenchQueue queue, int calls) {
 		Histogram latency = new Histogram(60_000_000L, 3);
 		for (int call = -200; call < calls; call++) {
 			long clock = System.currentTimeMillis();
 			long start = System.nanoTime();
-			Object result = jedis.evalsha(sha, List.of(queue, prefix + "popped"),
+			Object result = jedis.evalsha(sha, queue.keys(),
 					List.of("2", String.valueOf(clock), String.valueOf(clock - 300_000), String.valueOf(clock - 60_000),
-							String.valueOf(clock - 30_000), "500", ""));
+							String.valueOf(clock - 30_000), "500", "", "64", String.valueOf(clock - 60_000)));
 			long micros = (System.nanoTime() - start) / 1_000;
 			if (call >= 0) {
 				latency.recordValue(Math.max(1, micros));
 			}
-			if (!(result instanceof List<?> list) || list.size() < 8) {
-				throw new IllegalStateException("form_room.lua formed no room at depth " + depth + ": " + result);
+			// {still waiting, fallback, place, rematch, timed out, then member, since,
+			// partners for each of the two popped}
+			if (!(result instanceof List<?> list) || list.size() < 11) {
+				throw new IllegalStateException("form_room.lua formed no room at depth " + queue.depth + ": " + result);
 			}
 			// topped up after each pop, untimed, so the depth holds
 			try (AbstractPipeline refill = jedis.pipelined()) {
-				add(refill, prefix, queue, NEXT_SCORE);
-				add(refill, prefix, queue, NEXT_SCORE);
+				queue.add(refill, NEXT_SCORE);
+				queue.add(refill, NEXT_SCORE);
 			}
 		}
-		return new FormCost(depth, latency.getValueAtPercentile(50), latency.getValueAtPercentile(99));
-	}
-
-	private static void add(AbstractPipeline pipeline, String prefix, String queue, long[] next) {
-		String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + next[0];
-		long score = next[0]++;
-		// a queue's member is "<token>:<join id>"; the tokens' claims live in other slots
-		pipeline.zadd(queue, score, token + ":" + Long.toHexString(score));
+		return new FormCost(queue.depth, queue.tenthIncompatible, latency.getValueAtPercentile(50),
+				latency.getValueAtPercentile(99));
 	}
 
 	/** A client with an event stream open on an instance. */

@@ -1,0 +1,10 @@
+package io.kindling.matching.ban;
+
+/** A cursor that is not a {@code next_cursor} of an earlier page: 400. */
+public class BadCursor extends RuntimeException {
+
+	BadCursor() {
+		super("cursor is not a next_cursor of an earlier page");
+	}
+
+}

@@ -1,0 +1,62 @@
+package io.kindling.matching.ban;
+
+import java.time.Instant;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Size;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.validation.annotation.Validated;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** {@code /api/admin/bans}, behind the admin token. */
+@RestController
+@Validated
+class BanAdminController {
+
+	private final BanAdmin bans;
+
+	BanAdminController(BanAdmin bans) {
+		this.bans = bans;
+	}
+
+	@PostMapping("/api/admin/bans")
+	@ResponseStatus(HttpStatus.CREATED)
+	BanAdmin.ManagedBan ban(@Valid @RequestBody NewBan request) {
+		return this.bans.ban(request.banType(), request.value(), request.expiresAt(), request.reason());
+	}
+
+	@DeleteMapping("/api/admin/bans/{id}")
+	@ResponseStatus(HttpStatus.NO_CONTENT)
+	void lift(@PathVariable long id) {
+		this.bans.lift(id);
+	}
+
+	@GetMapping("/api/admin/bans")
+	BanAdmin.Page list(@RequestParam(required = false) @Nullable String cursor,
+			@RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
+		return this.bans.list(cursor, limit);
+	}
+
+	/**
+	 * @param value an IP address, or a session's key (the SHA-256, hex, of its token)
+	 * @param expiresAt null for a ban that never ends
+	 */
+	record NewBan(@NotNull BanType banType, @NotNull @Size(min = 1, max = 191) String value,
+			@Nullable Instant expiresAt, @Nullable @Size(max = 500) String reason) {
+
+	}
+
+}

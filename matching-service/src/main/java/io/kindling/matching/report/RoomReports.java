@@ -1,0 +1,154 @@
+package io.kindling.matching.report;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+
+import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.ban.SessionBans;
+import io.kindling.outbox.OutboxEvent;
+import io.kindling.outbox.OutboxWriter;
+import io.kindling.outbox.SqlTime;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Repository;
+import org.springframework.transaction.annotation.Isolation;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * The {@code room_reports} table, and the rule: {@code reports-to-ban} distinct reporters
+ * of a session within {@code report-window} ban it.
+ */
+@Repository
+class RoomReports {
+
+	private final JdbcClient jdbc;
+
+	private final SessionBans bans;
+
+	private final OutboxWriter outbox;
+
+	private final JsonMapper json;
+
+	private final int reportsToBan;
+
+	private final Duration window;
+
+	private final Duration banFor;
+
+	RoomReports(JdbcClient jdbc, SessionBans bans, OutboxWriter outbox, JsonMapper json,
+			MatchingProperties properties) {
+		this.jdbc = jdbc;
+		this.bans = bans;
+		this.outbox = outbox;
+		this.json = json;
+		this.reportsToBan = properties.reportsToBan();
+		this.window = properties.reportWindow();
+		// no session lives longer than this, so neither need its ban
+		this.banFor = properties.sessionTtl();
+	}
+
+	/**
+	 * Records the reporter's report of the others of its latest room, and bans those it
+	 * brings to {@code reports-to-ban} reporters. Read committed, after locking each
+	 * reported session's row: the count then sees every report committed before, and two
+	 * reports of one session are counted one after the other.
+	 * @throws NoRoomToReport when the reporter never sat in a room
+	 */
+	@Transactional(isolation = Isolation.READ_COMMITTED)
+	public Recorded record(String reporterKey, ReportReason reason, Instant now) {
+		LastRoom room = lastRoom(reporterKey);
+		List<String> others = this.jdbc.sql("""
+				SELECT participant_key FROM conversation_participants
+				WHERE conversation_id = :conversationId AND participant_key <> :reporter
+				ORDER BY participant_key
+				""").param("conversationId", room.id()).param("reporter", reporterKey).query(String.class).list();
+		for (String reported : others) {
+			this.jdbc.sql("""
+					INSERT INTO reported_sessions (reported_key, last_reported_at) VALUES (:key, FROM_UNIXTIME(:now))
+					ON DUPLICATE KEY UPDATE last_reported_at = VALUES(last_reported_at)
+					""").param("key", reported).param("now", SqlTime.epochSeconds(now)).update();
+		}
+		List<String> reportedNow = new ArrayList<>();
+		for (String reported : others) {
+			int added = this.jdbc.sql("""
+					INSERT IGNORE INTO room_reports (conversation_id, reporter_key, reported_key, reason, reported_at)
+					VALUES (:conversationId, :reporter, :reported, :reason, FROM_UNIXTIME(:now))
+					""")
+				.param("conversationId", room.id())
+				.param("reporter", reporterKey)
+				.param("reported", reported)
+				.param("reason", reason.name())
+				.param("now", SqlTime.epochSeconds(now))
+				.update();
+			if (added > 0) {
+				reportedNow.add(reported);
+			}
+		}
+		if (reportedNow.isEmpty()) {
+			return new Recorded(room.roomId(), others.size(), true, List.of());
+		}
+		appendReported(room, reporterKey, reportedNow, reason, now);
+		List<String> banned = new ArrayList<>();
+		for (String reported : reportedNow) {
+			int reporters = this.jdbc.sql("""
+					SELECT COUNT(DISTINCT reporter_key) FROM room_reports
+					WHERE reported_key = :reported AND reported_at > FROM_UNIXTIME(:since)
+					""")
+				.param("reported", reported)
+				.param("since", SqlTime.epochSeconds(now.minus(this.window)))
+				.query(Integer.class)
+				.single();
+			if (reporters >= this.reportsToBan && this.bans.banReported(reported, reporters, now.plus(this.banFor))) {
+				banned.add(reported);
+			}
+		}
+		return new Recorded(room.roomId(), others.size(), false, banned);
+	}
+
+	/** The reporter's current or last room: its latest conversation. */
+	private LastRoom lastRoom(String reporterKey) {
+		return this.jdbc.sql("""
+				SELECT c.id, c.room_id FROM conversation_participants p
+				JOIN conversations c ON c.id = p.conversation_id
+				WHERE p.participant_key = :reporter
+				ORDER BY c.formed_at DESC, c.id DESC
+				LIMIT 1
+				""").param("reporter", reporterKey).query(LastRoom.class).optional().orElseThrow(NoRoomToReport::new);
+	}
+
+	/**
+	 * {@code ROOM_REPORTED}, for moderation, which reviews reports outside this service.
+	 */
+	private void appendReported(LastRoom room, String reporterKey, List<String> reported, ReportReason reason,
+			Instant now) {
+		UUID eventId = UUID.randomUUID();
+		RoomReported event = new RoomReported(eventId.toString(), "ROOM_REPORTED", room.roomId(), room.roomId(),
+				room.id(), reporterKey, List.copyOf(reported), reason.name(), now, now);
+		this.outbox
+			.append(new OutboxEvent(eventId, "ROOM_REPORTED", room.roomId(), this.json.writeValueAsString(event), now));
+	}
+
+	private record LastRoom(long id, String roomId) {
+
+	}
+
+	/**
+	 * @param reported how many others the report names
+	 * @param repeated true when the reporter had reported all of them from this room
+	 * @param banned the sessions this report banned
+	 */
+	record Recorded(String roomId, int reported, boolean repeated, List<String> banned) {
+
+	}
+
+	/** The {@code ROOM_REPORTED} payload: sessions by their keys, never their tokens. */
+	record RoomReported(String eventId, String eventType, String eventKey, String roomId, long conversationId,
+			String reporterKey, List<String> reportedKeys, String reason, Instant reportedAt, Instant occurredAt) {
+
+	}
+
+}

@@ -1,0 +1,107 @@
+package io.kindling.matching;
+
+import java.time.Duration;
+
+import io.kindling.infra.http.Response;
+import io.kindling.infra.test.MutableClock;
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Import;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * {@code GET /api/matching/queues}, the estimated wait of waiting answers and the same
+ * figures on Prometheus, from the snapshot the sweeper refreshes.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING,
+				RoomFeatures.REPORT_WINDOW_SETTING })
+@Import(TestClockConfiguration.class)
+class QueueStatsIT {
+
+	@LocalServerPort
+	int port;
+
+	@Autowired
+	MutableClock clock;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	JdbcClient jdbc;
+
+	Api api;
+
+	@BeforeEach
+	void fresh() {
+		RoomFeatures.freshStores(this.redis, this.jdbc);
+		this.api = new Api(this.port);
+	}
+
+	@Test
+	void everyActiveTopicsTwoQueuesAreListedWithASession() {
+		assertThat(this.api.send("GET", "/api/matching/queues", null, null).status()).isEqualTo(401);
+		String token = this.api.session();
+		JsonNode queues = this.api.send("GET", "/api/matching/queues", token, null).json().get("queues");
+		assertThat(queues.findValuesAsString("topic_id")).contains("1", "42").doesNotContain("99");
+		JsonNode first = queues.get(0);
+		assertThat(first.properties().stream().map(java.util.Map.Entry::getKey).toList()).containsExactly("topic_id",
+				"size", "waiting", "oldest_wait_ms", "estimated_wait_ms");
+	}
+
+	@Test
+	void theFiguresFollowTheQueueAndTheWaitingAnswersCarryTheEstimate() {
+		String token = this.api.session();
+		String a = this.api.session();
+		String b = this.api.session();
+		Response aWaits = this.api.join(a, 3, 3);
+		// alone in a size-3 queue nobody else joined lately: dropped at the timeout
+		assertThat(aWaits.json().get("estimated_wait_ms").asLong()).isEqualTo(Duration.ofMinutes(5).toMillis());
+		this.clock.advance(Duration.ofSeconds(10));
+		this.api.join(b, 3, 3);
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue(token, 3, 3).get("waiting").asInt() == 2);
+		JsonNode queue = queue(token, 3, 3);
+		assertThat(queue.get("oldest_wait_ms").asLong()).isEqualTo(10_000);
+		assertThat(queue.get("estimated_wait_ms").asLong()).as("a newcomer completes the room").isZero();
+		// two waiting: the fallback forms their room of two 50 s from now, if nobody
+		// comes
+		// first (two joins in the last ten seconds are 0.2 a second: 5 s on average)
+		long aEstimate = this.api.status(a).json().get("estimated_wait_ms").asLong();
+		assertThat(aEstimate).isBetween(0L, 50_000L);
+
+		this.clock.advance(Duration.ofSeconds(5));
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue(token, 3, 3).get("oldest_wait_ms").asLong() == 15_000);
+		String prometheus = this.api.send("GET", "/actuator/prometheus", null, null).body();
+		assertThat(prometheus).contains("kindling_matching_queue_waiting{size=\"3\",topic=\"3\"} 2.0")
+			.contains("kindling_matching_queue_oldest_wait_seconds{size=\"3\",topic=\"3\"} 15.0")
+			.contains("kindling_matching_queue_estimated_wait_seconds{size=\"3\",topic=\"3\"} 0.0");
+
+		this.api.join(this.api.session(), 3, 3);
+		await().atMost(Duration.ofSeconds(5)).until(() -> queue(token, 3, 3).get("waiting").asInt() == 0);
+		assertThat(queue(token, 3, 3).get("oldest_wait_ms").asLong()).isZero();
+	}
+
+	private JsonNode queue(String token, long topicId, int size) {
+		for (JsonNode queue : this.api.send("GET", "/api/matching/queues", token, null).json().get("queues")) {
+			if (queue.get("topic_id").asLong() == topicId && queue.get("size").asInt() == size) {
+				return queue;
+			}
+		}
+		throw new AssertionError("no queue " + topicId + "/" + size);
+	}
+
+}

@@ -1,0 +1,49 @@
+package io.kindling.swipe.push;
+
+import io.kindling.push.LastEventId;
+import io.kindling.push.StreamTickets;
+import io.kindling.push.StreamTickets.IssuedTicket;
+import io.kindling.swipe.security.CurrentUser;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.security.oauth2.jwt.Jwt;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+@RestController
+class EventsController {
+
+	private final UserStreams streams;
+
+	private final StreamTickets tickets;
+
+	EventsController(UserStreams streams, StreamTickets tickets) {
+		this.streams = streams;
+		this.tickets = tickets;
+	}
+
+	/**
+	 * The caller's events ({@code match_created}, {@code match_removed}), opened with the
+	 * bearer JWT or a stream ticket ({@code ?ticket=}, checked by the security filters).
+	 */
+	@GetMapping(path = "/api/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	SseEmitter events(@AuthenticationPrincipal Object caller, LastEventId lastEventId) throws Exception {
+		return this.streams.open(CurrentUser.ofPrincipal(caller), lastEventId.value());
+	}
+
+	/**
+	 * A ticket that opens the caller's stream once, within a minute:
+	 * {@code GET /api/events?ticket=…}, for a browser's {@code EventSource}.
+	 */
+	@PostMapping("/api/events/tickets")
+	@ResponseStatus(HttpStatus.CREATED)
+	IssuedTicket ticket(@AuthenticationPrincipal Jwt jwt) {
+		return this.tickets.issue(String.valueOf(CurrentUser.id(jwt)));
+	}
+
+}
