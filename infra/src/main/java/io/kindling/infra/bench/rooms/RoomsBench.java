@@ -85,8 +85,11 @@ public final class RoomsBench {
 	/**
 	 * Rate limits off: the bench is one address joining far more than a person does.
 	 */
+	// each worker's two sessions form a room with each other every round: the rematch
+	// cooldown would keep them apart from the second round on
 	static final List<String> SERVICE_SETTINGS = List.of("--kindling.matching.rate-limit.joins-per-minute=0",
-			"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN");
+			"--kindling.matching.rate-limit.sessions-per-minute=0", "--kindling.matching.rematch-cooldown=0",
+			"--logging.level.root=WARN");
 
 	private RoomsBench() {
 	}
