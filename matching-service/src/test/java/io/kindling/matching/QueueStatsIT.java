@@ -3,20 +3,8 @@ package io.kindling.matching;
 import java.time.Duration;
 
 import io.kindling.infra.http.Response;
-import io.kindling.infra.test.MutableClock;
-import io.kindling.infra.test.RealServers;
-import io.kindling.infra.test.RealServers.Server;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,32 +13,7 @@ import static org.awaitility.Awaitility.await;
  * {@code GET /api/matching/queues}, the estimated wait of waiting answers and the same
  * figures on Prometheus, from the snapshot the sweeper refreshes.
  */
-@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING,
-				RoomFeatures.REPORT_WINDOW_SETTING })
-@Import(TestClockConfiguration.class)
-class QueueStatsIT {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	Api api;
-
-	@BeforeEach
-	void fresh() {
-		RoomFeatures.freshStores(this.redis, this.jdbc);
-		this.api = new Api(this.port);
-	}
+class QueueStatsIT extends RoomFeatureTest {
 
 	@Test
 	void everyActiveTopicsTwoQueuesAreListedWithASession() {

@@ -10,21 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.kindling.infra.http.Response;
-import io.kindling.infra.test.MutableClock;
-import io.kindling.infra.test.RealServers;
-import io.kindling.infra.test.RealServers.Server;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.session.Session;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Import;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -34,32 +22,7 @@ import static org.awaitility.Awaitility.await;
  * room are not put together again within the cooldown while someone else waiting could
  * form the room instead; with nobody else, once the oldest waited {@code rematch-after}.
  */
-@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { RoomFeatures.ADMIN_SETTING, RoomFeatures.JOINS_SETTING, RoomFeatures.SESSIONS_SETTING,
-				RoomFeatures.REPORT_WINDOW_SETTING })
-@Import(TestClockConfiguration.class)
-class RematchIT {
-
-	@LocalServerPort
-	int port;
-
-	@Autowired
-	MutableClock clock;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	JdbcClient jdbc;
-
-	Api api;
-
-	@BeforeEach
-	void fresh() {
-		RoomFeatures.freshStores(this.redis, this.jdbc);
-		this.api = new Api(this.port);
-	}
+class RematchIT extends RoomFeatureTest {
 
 	@Test
 	void twoWhoSharedARoomWaitSideBySideAndTheNextArrivalTakesTheOlder() {
