@@ -34,6 +34,15 @@ public final class TestApi {
 		return this.http.send("PUT", path, TestTokens.forUser(userId), json);
 	}
 
+	public Response post(String path, long userId, String json) {
+		return this.http.send("POST", path, TestTokens.forUser(userId), json);
+	}
+
+	/** {@code POST /api/blocks} of {@code blockedId} by {@code userId}. */
+	public Response block(long userId, long blockedId) {
+		return post("/api/blocks", userId, "{\"user_id\":" + blockedId + "}");
+	}
+
 	public Response swipe(long userId, @Nullable String idempotencyKey, String json) {
 		Request request = Request.of("POST", "/api/swipes").bearer(TestTokens.forUser(userId));
 		if (idempotencyKey != null) {

@@ -55,6 +55,17 @@ class WebEdgeFuzzIT {
 					.badQueries("cursor=%00", "cursor=abc", "cursor=Zm9v", "limit=abc", "limit=0", "limit=100000",
 							"cursor=%ZZ"),
 				Endpoint.of("DELETE", "/api/matches/99999", true), Endpoint.of("POST", "/api/boosts", true),
+				Endpoint.of("GET", "/api/boosts/current", true),
+				Endpoint.withBody("POST", "/api/blocks", true, Field.integer("user_id", 7)),
+				Endpoint.of("DELETE", "/api/blocks/7", true),
+				Endpoint.of("GET", "/api/blocks", true)
+					.badQueries("cursor=%00", "cursor=abc", "cursor=Zm9v", "limit=abc", "limit=0", "limit=100000",
+							"cursor=%ZZ"),
+				Endpoint.withBody("POST", "/api/reports", true, Field.integer("user_id", 7),
+						Field.enumeration("reason", "SPAM_OR_SCAM"), Field.text("details", "sells things")),
+				Endpoint.of("GET", "/api/likes", true)
+					.badQueries("cursor=%00", "cursor=abc", "cursor=Zm9v", "cursor=OTo5Ojk", "limit=abc", "limit=0",
+							"limit=100000", "cursor=%ZZ"),
 				Endpoint.of("GET", "/actuator/health", false), Endpoint.of("GET", "/actuator/prometheus", false));
 		Map<String, String> tablesBefore = tables();
 		Map<String, String> redisBefore = redis();

@@ -104,6 +104,12 @@ public enum ProblemType {
 
 	BOOST_COOLDOWN("boost-cooldown", HttpStatus.TOO_MANY_REQUESTS, "Boost cooldown"),
 
+	NO_ACTIVE_BOOST("no-active-boost", HttpStatus.NOT_FOUND, "No active boost"),
+
+	BAD_BLOCK("bad-block", HttpStatus.BAD_REQUEST, "Bad block"),
+
+	BAD_REPORT("bad-report", HttpStatus.BAD_REQUEST, "Bad report"),
+
 	// outbox-relay
 
 	PARKED_ROW_NOT_FOUND("parked-row-not-found", HttpStatus.NOT_FOUND, "Parked row not found");

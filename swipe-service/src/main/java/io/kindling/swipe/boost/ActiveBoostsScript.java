@@ -10,7 +10,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code scripts/active_boosts.lua}: the active boosted users of a cell, expired boosts
- * removed first.
+ * removed first, and whether the cell was loaded from MySQL lately.
  */
 @Component
 class ActiveBoostsScript {
@@ -24,9 +24,17 @@ class ActiveBoostsScript {
 		this.redis = redis;
 	}
 
-	List<Long> active(String cell, Instant now) {
-		return Boosts
-			.ids(this.script.run(this.redis, List.of(Boosts.boostedKey(cell)), String.valueOf(now.toEpochMilli())));
+	Active active(String cell, Instant now) {
+		List<?> reply = this.script.run(this.redis, Boosts.keys(cell), String.valueOf(now.toEpochMilli()));
+		return new Active(((Number) reply.get(0)).intValue() == 1, Boosts.ids(reply.subList(1, reply.size())));
+	}
+
+	/**
+	 * @param loaded the cell's set was loaded from MySQL lately (else it is loaded now)
+	 * @param userIds the users whose boost runs
+	 */
+	record Active(boolean loaded, List<Long> userIds) {
+
 	}
 
 }

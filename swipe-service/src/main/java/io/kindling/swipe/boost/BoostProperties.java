@@ -14,10 +14,12 @@ import org.springframework.validation.annotation.Validated;
  * @param cooldown one boost per user per this long, counted from the boost's start
  * @param cellPrecision geohash length of {@code boosted_users:{<prefix>}} (4 ≈ 39 × 20
  * km)
+ * @param expiryInterval how often each instance records the views of boosts that have
+ * expired
  */
 @Validated
 @ConfigurationProperties("kindling.swipe.boost")
 record BoostProperties(@DefaultValue("30m") @NotNull Duration duration, @DefaultValue("12h") @NotNull Duration cooldown,
-		@DefaultValue("4") @Min(1) @Max(9) int cellPrecision) {
+		@DefaultValue("4") @Min(1) @Max(9) int cellPrecision, @DefaultValue("10s") @NotNull Duration expiryInterval) {
 
 }

@@ -3,48 +3,74 @@ package io.kindling.swipe.boost;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 
 import io.kindling.swipe.profile.Profile;
-import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.profile.ProfileRefused;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * Boosts: {@code boost:{<user>}} marks one as active for {@code boost.duration},
- * {@code boost_cooldown:{<user>}} allows the next one {@code boost.cooldown} after the
- * start, and {@code boosted_users:{<cell>}} (score = expiry ms) is where decks find them.
- * Impressions per boosted user ({@code boost_impressions:{<cell>}}) spread views evenly
- * when a cell has more boosts than deck slots.
+ * Boosts. The {@code boosts} table is their truth: a boost, the cooldown after it and its
+ * views survive a lost Redis. {@code boosted_users:{<cell>}} (score = expiry ms) is where
+ * decks find a cell's boosts fast; a cell not marked {@code boosts_loaded:{<cell>}} is
+ * loaded from the table first, which a flushed or failed-over Redis, and every minute's
+ * expiry of the mark, lead to.
+ * <p>
+ * A view is a boosted card served to a viewer (in a page), counted once per viewer and
+ * boost; a card put into a deck that is never served costs nothing. Decks take the least
+ * served boosts first, so a cell with more boosts than deck slots spreads the views
+ * evenly.
  */
 @Component
 public class Boosts {
 
+	private static final Logger log = LoggerFactory.getLogger(Boosts.class);
+
+	/**
+	 * How long a cell's set is trusted before it is loaded again: a boost whose Redis
+	 * write failed (Redis away just then) shows within this.
+	 */
+	static final Duration LOAD_TRUSTED = Duration.ofMinutes(1);
+
 	private final StringRedisTemplate redis;
 
-	private final StartBoostScript startScript;
+	private final BoostStore store;
 
 	private final ActiveBoostsScript activeScript;
 
-	private final PickBoostedScript pickScript;
+	private final LoadBoostsScript loadScript;
 
 	private final ProfileDirectory profiles;
 
 	private final BoostProperties settings;
 
+	private final TransactionTemplate transactions;
+
 	private final Clock clock;
 
-	Boosts(StringRedisTemplate redis, StartBoostScript startScript, ActiveBoostsScript activeScript,
-			PickBoostedScript pickScript, ProfileDirectory profiles, BoostProperties properties, Clock clock) {
+	Boosts(StringRedisTemplate redis, BoostStore store, ActiveBoostsScript activeScript, LoadBoostsScript loadScript,
+			ProfileDirectory profiles, BoostProperties properties, TransactionTemplate transactions, Clock clock) {
 		this.redis = redis;
-		this.startScript = startScript;
+		this.store = store;
 		this.activeScript = activeScript;
-		this.pickScript = pickScript;
+		this.loadScript = loadScript;
 		this.profiles = profiles;
 		this.settings = properties;
+		this.transactions = transactions;
 		this.clock = clock;
 	}
 
@@ -53,56 +79,107 @@ public class Boosts {
 		return geohash.substring(0, Math.min(geohash.length(), this.settings.cellPrecision()));
 	}
 
+	/**
+	 * Starts a boost unless one runs (no stacking) or the last began less than
+	 * {@code boost.cooldown} ago: decided in MySQL under the user's profile row lock, so
+	 * two at once make one, and a flushed Redis forgets no cooldown.
+	 */
 	Instant start(long userId) {
 		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefused.noProfile("before boosting it"));
-		Instant now = this.clock.instant();
-		Instant at = switch (this.startScript.start(userId, now, this.settings.duration(), this.settings.cooldown())) {
-			case StartBoostScript.Started started -> started.until();
-			case StartBoostScript.AlreadyActive active -> throw new BoostActive(active.until());
-			case StartBoostScript.CoolingDown cooling ->
-				throw new BoostCooldown(cooling.until(), Duration.between(now, cooling.until()));
-		};
+		Instant now = now();
+		Instant expiresAt = now.plus(this.settings.duration());
 		String cell = cellOf(profile.geohash());
-		this.redis.opsForZSet().add(boostedKey(cell), String.valueOf(userId), at.toEpochMilli());
-		// a new boost starts with no views, and the cell's set lives as long as its
-		// newest boost
-		this.redis.opsForZSet().remove(impressionsKey(cell), String.valueOf(userId));
-		this.redis.expire(boostedKey(cell), this.settings.duration());
-		return at;
+		this.transactions.executeWithoutResult((tx) -> {
+			this.store.lockUser(userId);
+			this.store.latest(userId).ifPresent((last) -> {
+				if (last.expiresAt().isAfter(now)) {
+					throw new BoostActive(last.expiresAt());
+				}
+				Instant next = last.startedAt().plus(this.settings.cooldown());
+				if (next.isAfter(now)) {
+					throw new BoostCooldown(next, Duration.between(now, next));
+				}
+			});
+			this.store.insert(userId, cell, now, expiresAt);
+		});
+		try {
+			this.redis.opsForZSet().add(boostedKey(cell), String.valueOf(userId), expiresAt.toEpochMilli());
+			// the cell's set lives as long as its newest boost
+			this.redis.expire(boostedKey(cell), this.settings.duration());
+		}
+		catch (DataAccessException redisUnavailable) {
+			// the boost is stored; the cell's next load (within LOAD_TRUSTED) shows it
+			log.warn("boost of user {} stored, not yet in Redis", userId, redisUnavailable);
+		}
+		return expiresAt;
+	}
+
+	/** The user's running boost, with its views so far. */
+	Optional<BoostStore.Boost> current(long userId) {
+		Instant now = now();
+		return this.store.latest(userId)
+			.filter((boost) -> boost.expiresAt().isAfter(now) && !boost.startedAt().isAfter(now));
 	}
 
 	/** Active boosted users of the cell, expired boosts removed first. */
 	public List<Long> active(String cell, Instant now) {
-		return this.activeScript.active(cell, now);
+		ActiveBoostsScript.Active active = this.activeScript.active(cell, now);
+		if (active.loaded()) {
+			return active.userIds();
+		}
+		return this.loadScript.load(cell, this.store.runningIn(cell, now), now, LOAD_TRUSTED);
 	}
 
 	/**
-	 * Picks up to {@code slots} of the eligible boosted users, the least shown first, and
-	 * counts the impression.
+	 * Up to {@code slots} of the boosted users this viewer may see, for one deck: first
+	 * those not yet served to this viewer, then the least served. Picking counts nothing:
+	 * the view is counted when a page holding the card is served.
+	 * @param eligible in random order, which breaks ties fairly
 	 */
-	public List<Long> pickLeastShown(String cell, List<Long> eligible, int slots, Instant now) {
+	public List<Long> pickLeastServed(long viewerId, List<Long> eligible, int slots, Instant now) {
 		if (slots <= 0 || eligible.isEmpty()) {
 			return List.of();
 		}
-		return this.pickScript.pick(cell, eligible, slots, now, this.settings.duration());
+		Map<Long, BoostStore.Standing> standings = new HashMap<>();
+		this.store.standings(viewerId, eligible, now).forEach((standing) -> standings.put(standing.userId(), standing));
+		List<BoostStore.Standing> running = new ArrayList<>();
+		for (Long userId : eligible) {
+			BoostStore.Standing standing = standings.get(userId);
+			if (standing != null) {
+				running.add(standing);
+			}
+		}
+		// a stable sort keeps the random order among equals
+		running.sort(Comparator.comparing(BoostStore.Standing::seen).thenComparingLong(BoostStore.Standing::views));
+		return running.stream().limit(slots).map(BoostStore.Standing::userId).toList();
 	}
 
-	/** How often each boosted user of the cell was put into a deck during its boost. */
-	public List<Long> impressions(String cell, List<Long> userIds) {
-		List<Long> counts = new ArrayList<>();
-		for (Long userId : userIds) {
-			Double score = this.redis.opsForZSet().score(impressionsKey(cell), String.valueOf(userId));
-			counts.add((score != null) ? score.longValue() : 0L);
+	/**
+	 * A page holding these boosted users' cards was served to the viewer: each running
+	 * boost among them gains this viewer, once.
+	 */
+	public void served(long viewerId, Collection<Long> boostedUserIds, Instant now) {
+		if (boostedUserIds.isEmpty()) {
+			return;
 		}
-		return counts;
+		// one order for every page, so two pages counting the same two boosts queue
+		// instead of deadlocking
+		List<Long> inOrder = boostedUserIds.stream().sorted().distinct().toList();
+		this.transactions.executeWithoutResult((tx) -> inOrder
+			.forEach((userId) -> this.store.countView(userId, viewerId, now.truncatedTo(ChronoUnit.MICROS))));
+	}
+
+	private Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 	}
 
 	static String boostedKey(String cell) {
 		return "boosted_users:{" + cell + "}";
 	}
 
-	static String impressionsKey(String cell) {
-		return "boost_impressions:{" + cell + "}";
+	/** The cell's set and its loaded mark, in one hash slot: the keys of both scripts. */
+	static List<String> keys(String cell) {
+		return List.of(boostedKey(cell), "boosts_loaded:{" + cell + "}");
 	}
 
 	/** A script's reply of user ids. */

@@ -91,7 +91,7 @@ class DeckAssembler {
 		List<Long> boostedIds = new ArrayList<>(boosted.stream().map(Candidate::userId).toList());
 		// random order breaks ties between equally shown boosts fairly
 		Collections.shuffle(boostedIds);
-		List<Long> picked = this.boosts.pickLeastShown(cell, boostedIds, slots, now);
+		List<Long> picked = this.boosts.pickLeastServed(viewer.userId(), boostedIds, slots, now);
 		Map<Long, Candidate> boostedById = new LinkedHashMap<>();
 		boosted.forEach((candidate) -> boostedById.put(candidate.userId(), candidate));
 		picked.forEach(organic::remove);

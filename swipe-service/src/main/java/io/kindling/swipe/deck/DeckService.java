@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
+import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
@@ -19,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -45,13 +47,16 @@ class DeckService {
 
 	private final SearchAreas areas;
 
+	private final Boosts boosts;
+
 	/** Background refills: short, each waiting on Redis and MySQL. */
 	private final ExecutorService refills = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
 
 	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
-			DeckProperties properties, Clock clock, SearchAreas areas) {
+			DeckProperties properties, Clock clock, SearchAreas areas, Boosts boosts) {
 		this.areas = areas;
+		this.boosts = boosts;
 		this.store = store;
 		this.assembler = assembler;
 		this.queries = queries;
@@ -76,8 +81,11 @@ class DeckService {
 				}
 				Profile viewer = this.profiles.find(userId)
 					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
+				// a page topped up from a new deck does not show its own cards twice
+				Set<Long> onThisPage = new HashSet<>();
+				page.forEach((card) -> onThisPage.add(card.userId()));
 				DeckStore.Page first = this.store.keepAndTake(userId,
-						this.assembler.assemble(viewer, this.clock.instant()), this.settings.ttl(),
+						this.assembler.assemble(viewer, this.clock.instant(), onThisPage), this.settings.ttl(),
 						limit - page.size());
 				assembled = true;
 				last = null;
@@ -94,7 +102,28 @@ class DeckService {
 		if (last != null && !page.isEmpty() && last.left() < this.settings.refillBelow()) {
 			refillSoon(userId, last.generation(), page);
 		}
+		countBoostedViews(userId, page);
 		return page;
+	}
+
+	/**
+	 * A boosted card counts as seen when a page holding it is served, here, and not when
+	 * a deck is assembled: a deck the viewer never reaches, discards (a rewind, a super
+	 * like received) or outlives the boost costs the boosted person nothing.
+	 */
+	private void countBoostedViews(long viewerId, List<Card> page) {
+		List<Long> boosted = page.stream().filter(Card::boosted).map(Card::userId).toList();
+		if (boosted.isEmpty()) {
+			return;
+		}
+		try {
+			this.boosts.served(viewerId, boosted, this.clock.instant());
+		}
+		catch (DataAccessException ex) {
+			// the page is taken from the deck already: better served with a view
+			// uncounted than lost
+			log.warn("could not count the boosted views of a page for user {}", viewerId, ex);
+		}
 	}
 
 	/**

@@ -44,12 +44,13 @@ class MatchOutbox {
 					now));
 	}
 
-	void matchRemoved(MatchRef match, Instant removedAt, long removedBy) {
+	void matchRemoved(MatchRef match, Instant removedAt, long removedBy, RemovalReason reason) {
 		UUID eventId = eventId(match.matchId(), MATCH_REMOVED);
 		String key = eventKey(match);
 		this.outbox.append(new OutboxEvent(eventId, MATCH_REMOVED, key,
-				this.json.writeValueAsString(new MatchRemoved(eventId, MATCH_REMOVED, key, match.matchId(),
-						List.of(match.userId1(), match.userId2()), match.matchedAt(), removedAt, removedBy, removedAt)),
+				this.json.writeValueAsString(new MatchRemovedPayload(eventId, MATCH_REMOVED, key, match.matchId(),
+						List.of(match.userId1(), match.userId2()), match.matchedAt(), removedAt, removedBy,
+						reason.name(), removedAt)),
 				removedAt));
 	}
 
@@ -66,8 +67,11 @@ class MatchOutbox {
 
 	}
 
-	record MatchRemoved(UUID eventId, String eventType, String eventKey, long matchId, List<Long> userIds,
-			Instant matchedAt, Instant removedAt, long removedBy, Instant occurredAt) {
+	/**
+	 * @param reason {@code UNMATCHED} or {@code BLOCKED}
+	 */
+	record MatchRemovedPayload(UUID eventId, String eventType, String eventKey, long matchId, List<Long> userIds,
+			Instant matchedAt, Instant removedAt, long removedBy, String reason, Instant occurredAt) {
 
 	}
 

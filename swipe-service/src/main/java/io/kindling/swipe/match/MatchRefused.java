@@ -5,7 +5,7 @@ public final class MatchRefused extends RuntimeException {
 
 	public enum Reason {
 
-		NO_SUCH_MATCH, BAD_CURSOR
+		NO_SUCH_MATCH
 
 	}
 

@@ -1,7 +1,9 @@
 package io.kindling.swipe.match;
 
-import java.sql.Timestamp;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
 
@@ -10,8 +12,9 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The {@code matches} table and its {@code MATCH_CREATED} outbox row, written together in
- * the caller's transaction; a new match is pushed to both people once it commits.
+ * The {@code matches} table and its {@code MATCH_CREATED} and {@code MATCH_REMOVED}
+ * outbox rows, written together in the caller's transaction; a new match and an ended one
+ * are pushed to both people once it commits.
  */
 @Repository
 public class MatchStore {
@@ -31,7 +34,9 @@ public class MatchStore {
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
 	 * here, one {@code MATCH_CREATED} row for it, and one push, from the call that
-	 * inserted the row.
+	 * inserted the row. The row is read with a locking read (the insert holds its lock
+	 * already), which sees it even when another transaction committed it after this one's
+	 * snapshot began.
 	 */
 	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -49,17 +54,76 @@ public class MatchStore {
 				SELECT match_id, user_id_1, user_id_2, matched_at
 				FROM matches
 				WHERE user_id_1 = :low AND user_id_2 = :high
-				""")
-			.param("low", low)
-			.param("high", high)
-			.query((rs, row) -> new MatchRef(rs.getLong("match_id"), rs.getLong("user_id_1"), rs.getLong("user_id_2"),
-					rs.getTimestamp("matched_at").toInstant()))
-			.single();
+				FOR UPDATE
+				""").param("low", low).param("high", high).query(MatchStore::ref).single();
 		this.outbox.matchCreated(match, now);
 		if (inserted == 1) {
 			this.push.created(match);
 		}
 		return match;
+	}
+
+	/**
+	 * Whether the pair's match was ended (unmatch, block): such a pair never matches
+	 * again, since the row, unique per pair, stays.
+	 */
+	public boolean endedBetween(long userA, long userB) {
+		return this.jdbc.sql("""
+				SELECT COUNT(*) FROM matches
+				WHERE user_id_1 = :low AND user_id_2 = :high AND removed_at IS NOT NULL
+				""")
+			.param("low", Math.min(userA, userB))
+			.param("high", Math.max(userA, userB))
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	/**
+	 * Ends the pair's live match, if it has one, in the caller's transaction: soft (the
+	 * row stays, so the pair never matches again), with its {@code MATCH_REMOVED} row.
+	 * @return the removal, for the caller to publish after commit; empty when there was
+	 * no live match
+	 */
+	public Optional<MatchRemoved> endBetween(long userA, long userB, long removedBy, RemovalReason reason,
+			Instant now) {
+		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new IllegalStateException("a match's end and its outbox row are written in one transaction");
+		}
+		return this.jdbc.sql("""
+				SELECT match_id, user_id_1, user_id_2, matched_at FROM matches
+				WHERE user_id_1 = :low AND user_id_2 = :high AND removed_at IS NULL
+				FOR UPDATE
+				""")
+			.param("low", Math.min(userA, userB))
+			.param("high", Math.max(userA, userB))
+			.query(MatchStore::ref)
+			.optional()
+			.map((match) -> end(match, removedBy, reason, now));
+	}
+
+	/**
+	 * Ends a live match the caller has locked, with its {@code MATCH_REMOVED} row and its
+	 * push, whatever the reason (unmatch, block).
+	 */
+	MatchRemoved end(MatchRef match, long removedBy, RemovalReason reason, Instant now) {
+		this.jdbc.sql("""
+				UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :removedBy, removal_reason = :reason
+				WHERE match_id = :matchId AND removed_at IS NULL
+				""")
+			.param("now", SqlTime.epochSeconds(now))
+			.param("removedBy", removedBy)
+			.param("reason", reason.name())
+			.param("matchId", match.matchId())
+			.update();
+		this.outbox.matchRemoved(match, now, removedBy, reason);
+		this.push.removed(match);
+		return new MatchRemoved(match.matchId(), match.userId1(), match.userId2(), match.matchedAt(), now, removedBy,
+				reason);
+	}
+
+	static MatchRef ref(ResultSet rs, int row) throws SQLException {
+		return new MatchRef(rs.getLong("match_id"), rs.getLong("user_id_1"), rs.getLong("user_id_2"),
+				rs.getTimestamp("matched_at").toInstant());
 	}
 
 	/** Whether the pair has a match nobody has removed. */

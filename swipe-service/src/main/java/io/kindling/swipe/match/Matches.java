@@ -1,16 +1,17 @@
 package io.kindling.swipe.match;
 
-import java.nio.charset.StandardCharsets;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Base64;
 import java.util.List;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.paging.Cursor;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -18,26 +19,29 @@ import org.springframework.transaction.support.TransactionTemplate;
 @Service
 class Matches {
 
+	private static final Logger log = LoggerFactory.getLogger(Matches.class);
+
 	static final int PAGE_SIZE = 20;
 
 	static final int MAX_PAGE_SIZE = 100;
 
 	private final JdbcClient jdbc;
 
-	private final MatchOutbox outbox;
+	private final MatchStore store;
 
 	private final TransactionTemplate transactions;
 
+	private final ApplicationEventPublisher events;
+
 	private final Clock clock;
 
-	private final MatchPush push;
-
-	Matches(JdbcClient jdbc, MatchOutbox outbox, TransactionTemplate transactions, Clock clock, MatchPush push) {
+	Matches(JdbcClient jdbc, MatchStore store, TransactionTemplate transactions, ApplicationEventPublisher events,
+			Clock clock) {
 		this.jdbc = jdbc;
-		this.outbox = outbox;
+		this.store = store;
 		this.transactions = transactions;
+		this.events = events;
 		this.clock = clock;
-		this.push = push;
 	}
 
 	/**
@@ -46,7 +50,7 @@ class Matches {
 	 * 500.
 	 */
 	MatchPage page(long userId, @Nullable String cursor, int limit) {
-		Cursor after = (cursor == null || cursor.isEmpty()) ? Cursor.FIRST : Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor);
 		List<MatchView> rows = this.jdbc.sql("""
 				(SELECT match_id, user_id_2 AS other_user_id, matched_at FROM matches
 				 WHERE user_id_1 = :userId AND removed_at IS NULL
@@ -61,8 +65,8 @@ class Matches {
 				LIMIT :fetch
 				""")
 			.param("userId", userId)
-			.param("at", SqlTime.epochSeconds(after.matchedAt()))
-			.param("matchId", after.matchId())
+			.param("at", SqlTime.epochSeconds(after.at()))
+			.param("matchId", after.id())
 			.param("fetch", limit + 1)
 			.query((rs, row) -> new MatchView(rs.getLong("match_id"), rs.getLong("other_user_id"),
 					rs.getTimestamp("matched_at").toInstant()))
@@ -81,38 +85,35 @@ class Matches {
 	 * it commits. Removing twice is a no-op.
 	 */
 	void unmatch(long userId, long matchId) {
-		this.transactions.executeWithoutResult((tx) -> {
+		MatchRemoved removed = this.transactions.execute((tx) -> {
 			StoredMatch match = this.jdbc.sql("""
 					SELECT match_id, user_id_1, user_id_2, matched_at, removed_at FROM matches
 					WHERE match_id = :matchId
 					FOR UPDATE
 					""")
 				.param("matchId", matchId)
-				.query((rs,
-						row) -> new StoredMatch(
-								new MatchRef(rs.getLong("match_id"), rs.getLong("user_id_1"), rs.getLong("user_id_2"),
-										rs.getTimestamp("matched_at").toInstant()),
-								rs.getTimestamp("removed_at") != null))
+				.query((rs, row) -> new StoredMatch(MatchStore.ref(rs, row), rs.getTimestamp("removed_at") != null))
 				.optional()
 				.filter((found) -> found.match().userId1() == userId || found.match().userId2() == userId)
 				// someone else's match is as invisible as a missing one
 				.orElseThrow(() -> new MatchRefused(MatchRefused.Reason.NO_SUCH_MATCH,
 						"You have no match " + matchId + "."));
 			if (match.removed()) {
-				return;
+				return null;
 			}
 			Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-			this.jdbc.sql("""
-					UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :userId
-					WHERE match_id = :matchId AND removed_at IS NULL
-					""")
-				.param("now", SqlTime.epochSeconds(now))
-				.param("userId", userId)
-				.param("matchId", matchId)
-				.update();
-			this.outbox.matchRemoved(match.match(), now, userId);
-			this.push.removed(match.match());
+			return this.store.end(match.match(), userId, RemovalReason.UNMATCHED, now);
 		});
+		if (removed != null) {
+			try {
+				this.events.publishEvent(removed);
+			}
+			catch (RuntimeException ex) {
+				// the unmatch is committed and answered; the listeners only tell the
+				// streams
+				log.warn("a MatchRemoved listener failed for match {}", matchId, ex);
+			}
+		}
 	}
 
 	record MatchView(long matchId, long userId, Instant matchedAt) {
@@ -124,37 +125,6 @@ class Matches {
 	}
 
 	private record StoredMatch(MatchRef match, boolean removed) {
-
-	}
-
-	/** An opaque position: base64url of "epochMicros:matchId". */
-	record Cursor(Instant matchedAt, long matchId) {
-
-		/**
-		 * Before every match: the last instant a {@code TIMESTAMP} holds (FROM_UNIXTIME
-		 * is NULL past it).
-		 */
-		static final Cursor FIRST = new Cursor(Instant.parse("2038-01-19T03:14:07.999999Z"), Long.MAX_VALUE);
-
-		static Cursor parse(String cursor) {
-			try {
-				String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII)
-					.split(":");
-				long micros = Long.parseLong(parts[0]);
-				return new Cursor(Instant.EPOCH.plus(micros, ChronoUnit.MICROS), Long.parseLong(parts[1]));
-			}
-			catch (RuntimeException ex) {
-				throw new MatchRefused(MatchRefused.Reason.BAD_CURSOR,
-						"cursor must be a next_cursor from an earlier page.");
-			}
-		}
-
-		String encode() {
-			long micros = ChronoUnit.MICROS.between(Instant.EPOCH, this.matchedAt);
-			return Base64.getUrlEncoder()
-				.withoutPadding()
-				.encodeToString((micros + ":" + this.matchId).getBytes(StandardCharsets.US_ASCII));
-		}
 
 	}
 

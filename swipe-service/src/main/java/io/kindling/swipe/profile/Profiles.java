@@ -80,8 +80,25 @@ class Profiles {
 		return this.directory.find(userId).orElseThrow();
 	}
 
+	private boolean blockedEitherWay(long viewerId, long userId) {
+		return this.jdbc
+			.sql("""
+					SELECT COUNT(*) FROM user_blocks
+					WHERE (user_id = :viewerId AND blocked_user_id = :userId) OR (user_id = :userId AND blocked_user_id = :viewerId)
+					""")
+			.param("viewerId", viewerId)
+			.param("userId", userId)
+			.query(Long.class)
+			.single() > 0;
+	}
+
+	/**
+	 * Someone blocked either way gets the answer of a missing profile: a block hides both
+	 * people from each other, and cannot be told from a missing account.
+	 */
 	ProfileCard card(long viewerId, long userId) {
 		Profile profile = this.directory.find(userId)
+			.filter((found) -> !blockedEitherWay(viewerId, userId))
 			.orElseThrow(() -> new ProfileRefused(ProfileRefused.Reason.NO_SUCH_PROFILE,
 					"User " + userId + " has no profile."));
 		Integer distanceKm = this.directory.find(viewerId)

@@ -11,7 +11,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * {@code scripts/active_super_likes.lua}: the active super likers of a user, expired ones
- * removed first.
+ * removed first, and whether the set was loaded from MySQL since Redis last lost it.
  */
 @Component
 class ActiveSuperLikesScript {
@@ -26,14 +26,24 @@ class ActiveSuperLikesScript {
 	}
 
 	/** The senders, soonest expiry first, at most {@code limit}. */
-	List<Long> active(long userId, Instant now, int limit) {
-		List<?> senders = this.script.run(this.redis, List.of(SuperLikes.key(userId)),
-				String.valueOf(now.toEpochMilli()), String.valueOf(limit));
-		List<Long> ids = new ArrayList<>();
-		if (senders != null) {
-			for (Object sender : senders) {
-				ids.add(Long.parseLong(sender.toString()));
-			}
+	Active active(long userId, Instant now, int limit) {
+		List<?> reply = this.script.run(this.redis, SuperLikes.keys(userId), String.valueOf(now.toEpochMilli()),
+				String.valueOf(limit));
+		return new Active(((Number) reply.get(0)).intValue() == 1, ids(reply.subList(1, reply.size())));
+	}
+
+	/**
+	 * @param loaded the set holds every active super like (else it is loaded from MySQL)
+	 * @param senders the senders, soonest expiry first
+	 */
+	record Active(boolean loaded, List<Long> senders) {
+
+	}
+
+	static List<Long> ids(List<?> senders) {
+		List<Long> ids = new ArrayList<>(senders.size());
+		for (Object sender : senders) {
+			ids.add(Long.parseLong(sender.toString()));
 		}
 		return ids;
 	}

@@ -1,15 +1,18 @@
 package io.kindling.swipe.superlike;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 
+import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 
 import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,14 +31,20 @@ public class SuperLikes {
 
 	private final ActiveSuperLikesScript activeScript;
 
+	private final LoadSuperLikesScript loadScript;
+
+	private final JdbcClient jdbc;
+
 	private final SuperLikeProperties properties;
 
 	private final Clock clock;
 
-	SuperLikes(StringRedisTemplate redis, ActiveSuperLikesScript activeScript, SuperLikeProperties properties,
-			Clock clock) {
+	SuperLikes(StringRedisTemplate redis, ActiveSuperLikesScript activeScript, LoadSuperLikesScript loadScript,
+			JdbcClient jdbc, SuperLikeProperties properties, Clock clock) {
 		this.redis = redis;
 		this.activeScript = activeScript;
+		this.loadScript = loadScript;
+		this.jdbc = jdbc;
 		this.properties = properties;
 		this.clock = clock;
 	}
@@ -44,9 +53,47 @@ public class SuperLikes {
 		return "super_likes:{" + targetId + "}";
 	}
 
-	/** Senders whose super like to this user is still active, soonest expiry first. */
+	/** The set and its loaded mark, in one hash slot: the keys of both scripts. */
+	static List<String> keys(long targetId) {
+		return List.of(key(targetId), "super_likes_loaded:{" + targetId + "}");
+	}
+
+	/**
+	 * Senders whose super like to this user is still active, soonest expiry first. A set
+	 * not marked as loaded (Redis flushed, failed over, or the mark ran out after a
+	 * {@code super-like-ttl}) is loaded from {@code swipe_history} first, as the swipe
+	 * history filter is: MySQL is the truth, Redis the fast path.
+	 */
 	public List<Long> activeFor(long userId, Instant now, int limit) {
-		return this.activeScript.active(userId, now, limit);
+		ActiveSuperLikesScript.Active active = this.activeScript.active(userId, now, limit);
+		if (active.loaded()) {
+			return active.senders();
+		}
+		return this.loadScript.load(userId, stored(userId, now), now, limit, this.properties.superLikeTtl());
+	}
+
+	/**
+	 * The standing super likes to the user from the last {@code super-like-ttl}, less
+	 * those the user has answered.
+	 */
+	private List<SuperLike> stored(long userId, Instant now) {
+		Duration ttl = this.properties.superLikeTtl();
+		return this.jdbc.sql("""
+				SELECT liked.user_id, liked.created_at FROM swipe_history liked
+				WHERE liked.active_target = :userId AND liked.action = 'SUPER_LIKE'
+				  AND liked.created_at > FROM_UNIXTIME(:since)
+				  AND NOT EXISTS (SELECT 1 FROM swipe_history answered
+				                  WHERE answered.user_id = :userId AND answered.active_target = liked.user_id)
+				""")
+			.param("userId", userId)
+			.param("since", SqlTime.epochSeconds(now.minus(ttl)))
+			.query((rs, row) -> new SuperLike(rs.getLong("user_id"),
+					rs.getTimestamp("created_at").toInstant().plus(ttl)))
+			.list();
+	}
+
+	record SuperLike(long senderId, Instant expiresAt) {
+
 	}
 
 	/** Removes super likes the user has answered; see {@code DeckAssembler}. */

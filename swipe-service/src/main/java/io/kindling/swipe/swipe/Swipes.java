@@ -15,6 +15,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Supplier;
 
+import io.kindling.swipe.block.PairLock;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.profile.ProfileDirectory;
@@ -53,6 +54,8 @@ class Swipes {
 
 	private final MatchStore matches;
 
+	private final PairLock pairs;
+
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
@@ -66,12 +69,13 @@ class Swipes {
 	private final Counter redisFallbacks;
 
 	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, MatchStore matches,
-			TransactionTemplate transactions, ApplicationEventPublisher events, SwipeProperties properties, Clock clock,
-			ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
+			PairLock pairs, TransactionTemplate transactions, ApplicationEventPublisher events,
+			SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
 		this.history = history;
 		this.profiles = profiles;
 		this.mutualLike = mutualLike;
 		this.matches = matches;
+		this.pairs = pairs;
 		this.transactions = transactions;
 		this.events = events;
 		this.properties = properties;
@@ -195,6 +199,9 @@ class Swipes {
 		long userId = swipe.userId();
 		long targetUserId = swipe.targetUserId();
 		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+			// first the pair's lock, which a block of the pair takes too: a block made
+			// before is seen here, one made after waits and then ends the match
+			boolean blocked = this.pairs.lockAndCheckBlocked(userId, targetUserId);
 			SwipeRow own;
 			boolean likedBack;
 			if (userId < targetUserId) {
@@ -214,6 +221,12 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
+			if (blocked || this.matches.endedBetween(userId, targetUserId)) {
+				// a blocked pair never matches, and an ended match is not made again
+				this.history.finishWithoutMatch(userId, swipe.requestId());
+				return own.notMatched();
+			}
+			this.steps.beforeMatchWritten(own);
 			MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
 			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
 			return own.matched(match.matchId(), match.matchedAt());

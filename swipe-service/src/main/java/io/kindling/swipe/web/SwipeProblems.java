@@ -2,11 +2,15 @@ package io.kindling.swipe.web;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
+import io.kindling.swipe.block.BlockRefused;
 import io.kindling.swipe.boost.BoostActive;
 import io.kindling.swipe.boost.BoostCooldown;
+import io.kindling.swipe.boost.NoActiveBoost;
 import io.kindling.swipe.match.MatchRefused;
+import io.kindling.swipe.paging.Cursor;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.push.BadLastEventId;
+import io.kindling.swipe.report.ReportRefused;
 import io.kindling.swipe.swipe.SwipeRefused;
 
 import org.springframework.core.Ordered;
@@ -58,9 +62,27 @@ class SwipeProblems {
 	ResponseEntity<ProblemDetail> matchRefused(MatchRefused ex) {
 		ProblemType type = switch (ex.reason()) {
 			case NO_SUCH_MATCH -> ProblemType.NO_SUCH_MATCH;
-			case BAD_CURSOR -> ProblemType.BAD_CURSOR;
 		};
 		return Problems.answer(type, ex.getMessage());
+	}
+
+	@ExceptionHandler(Cursor.BadCursor.class)
+	ResponseEntity<ProblemDetail> badCursor(Cursor.BadCursor ex) {
+		return Problems.answer(ProblemType.BAD_CURSOR, ex.getMessage());
+	}
+
+	@ExceptionHandler(BlockRefused.class)
+	ResponseEntity<ProblemDetail> blockRefused(BlockRefused ex) {
+		ProblemType type = switch (ex.reason()) {
+			case BAD_BLOCK -> ProblemType.BAD_BLOCK;
+			case UNKNOWN_USER -> ProblemType.UNKNOWN_TARGET;
+		};
+		return Problems.answer(type, ex.getMessage());
+	}
+
+	@ExceptionHandler(ReportRefused.class)
+	ResponseEntity<ProblemDetail> reportRefused(ReportRefused ex) {
+		return Problems.answer(ProblemType.BAD_REPORT, ex.getMessage());
 	}
 
 	@ExceptionHandler(BadLastEventId.class)
@@ -71,6 +93,11 @@ class SwipeProblems {
 	@ExceptionHandler(BoostActive.class)
 	ResponseEntity<ProblemDetail> boostActive(BoostActive ex) {
 		return Problems.answer(ProblemType.BOOST_ACTIVE, ex.getMessage());
+	}
+
+	@ExceptionHandler(NoActiveBoost.class)
+	ResponseEntity<ProblemDetail> noActiveBoost(NoActiveBoost ex) {
+		return Problems.answer(ProblemType.NO_ACTIVE_BOOST, ex.getMessage());
 	}
 
 	@ExceptionHandler(BoostCooldown.class)

@@ -152,6 +152,38 @@ class DeckIT extends DeckTestSupport {
 	}
 
 	@Test
+	void aBlockHidesBothPeopleFromEachOthersDecksEvenFromADeckBuiltBefore() {
+		double[] at = place(52.37, 4.90);
+		long viewer = 7_970_000;
+		save(Person.woman(viewer, at[0], at[1]));
+		List<Long> men = LongStream.rangeClosed(viewer + 1, viewer + 6).boxed().toList();
+		men.forEach((id) -> save(Person.man(id, at[0], at[1])));
+		long blockedByHer = men.get(0);
+		long blockingHer = men.get(1);
+		long superLiker = men.get(2);
+		assertThat(swipeOverHttp(superLiker, viewer, "SUPER_LIKE")).isEqualTo(HttpStatus.OK);
+		// her deck is built before the blocks
+		assertThat(ids(page(viewer, 1))).containsExactly(superLiker);
+
+		assertThat(postJson(viewer, "/api/blocks", "{\"user_id\": " + blockedByHer + "}").status())
+			.isEqualTo(HttpStatus.CREATED.value());
+		assertThat(postJson(blockingHer, "/api/blocks", "{\"user_id\": " + viewer + "}").status())
+			.isEqualTo(HttpStatus.CREATED.value());
+		assertThat(postJson(viewer, "/api/blocks", "{\"user_id\": " + superLiker + "}").status())
+			.isEqualTo(HttpStatus.CREATED.value());
+
+		assertThat(ids(page(viewer, 100))).containsExactlyInAnyOrderElementsOf(men.subList(3, 6));
+		forget(viewer);
+		List<JsonNode> rebuilt = page(viewer, 100);
+		assertThat(ids(rebuilt)).containsExactlyInAnyOrderElementsOf(men.subList(3, 6));
+		assertThat(rebuilt).noneMatch((card) -> card.get("super_liked_you").asBoolean());
+		for (long man : List.of(blockedByHer, blockingHer, superLiker)) {
+			assertThat(ids(page(man, 100))).doesNotContain(viewer);
+		}
+		assertThat(ids(page(men.get(3), 100))).contains(viewer);
+	}
+
+	@Test
 	void preferencesAreHonouredBothWays() {
 		double[] at = place(52.52, 13.40);
 		long viewer = 7_200_000;

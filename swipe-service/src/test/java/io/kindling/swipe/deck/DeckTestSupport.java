@@ -37,44 +37,46 @@ import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The deck tests' shared context and helpers: profiles written to MySQL, swipes written
- * to {@code swipe_history} and announced as the swipe path announces them, calls made
- * over HTTP with a real JWT. Each test works in its own place on the map with its own
- * user ids, so tests do not see each other's people. Desirability scores move only when a
- * test flushes them: a scheduled flush between a test's two swipes put their games in two
- * batches, which rate differently from one.
+ * The deck tests' shared context and helpers (the boost tests of another package share
+ * them too): profiles written to MySQL, swipes written to {@code swipe_history} and
+ * announced as the swipe path announces them, calls made over HTTP with a real JWT. Each
+ * test works in its own place on the map with its own user ids, so tests do not see each
+ * other's people. Desirability scores move only when a test flushes them: a scheduled
+ * flush between a test's two swipes put their games in two batches, which rate
+ * differently from one.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		classes = { io.kindling.swipe.SwipeApplication.class, DeckTestSupport.Clocks.class },
 		properties = "kindling.swipe.deck.score-flush-interval=1h")
-abstract class DeckTestSupport {
+public abstract class DeckTestSupport {
 
-	static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
+	protected static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
 
 	@LocalServerPort
-	int port;
+	protected int port;
 
 	@Autowired
-	JdbcClient jdbc;
+	protected JdbcClient jdbc;
 
 	@Autowired
-	StringRedisTemplate redis;
+	protected StringRedisTemplate redis;
 
 	@Autowired
-	ApplicationEventPublisher events;
+	protected ApplicationEventPublisher events;
 
 	@Autowired
-	JsonMapper json;
+	protected JsonMapper json;
 
 	@Autowired
-	SecurityProperties security;
+	protected SecurityProperties security;
 
 	@Autowired
-	MutableClock clock;
+	protected MutableClock clock;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	static class Clocks {
@@ -87,62 +89,62 @@ abstract class DeckTestSupport {
 
 	}
 
-	LocalDate today() {
+	protected LocalDate today() {
 		return LocalDate.ofInstant(this.clock.instant(), ZoneOffset.UTC);
 	}
 
 	/**
 	 * The centre of a geohash cell of the boost precision, far from other tests' cells.
 	 */
-	static double[] place(double lat, double lon) {
+	protected static double[] place(double lat, double lon) {
 		double[] b = Geohash.bounds(Geohash.encode(lat, lon, 4));
 		return new double[] { (b[0] + b[1]) / 2, (b[2] + b[3]) / 2 };
 	}
 
-	record Person(long id, String gender, String interestedIn, int age, double lat, double lon, int ageMin, int ageMax,
-			int maxDistanceKm, double desirability) {
+	public record Person(long id, String gender, String interestedIn, int age, double lat, double lon, int ageMin,
+			int ageMax, int maxDistanceKm, double desirability) {
 
-		static Person woman(long id, double lat, double lon) {
+		public static Person woman(long id, double lat, double lon) {
 			return new Person(id, "WOMAN", "MAN", 30, lat, lon, 25, 35, 50, 1000);
 		}
 
-		static Person man(long id, double lat, double lon) {
+		public static Person man(long id, double lat, double lon) {
 			return new Person(id, "MAN", "WOMAN", 30, lat, lon, 25, 35, 50, 1000);
 		}
 
-		Person age(int years) {
+		public Person age(int years) {
 			return new Person(this.id, this.gender, this.interestedIn, years, this.lat, this.lon, this.ageMin,
 					this.ageMax, this.maxDistanceKm, this.desirability);
 		}
 
-		Person interestedIn(String genders) {
+		public Person interestedIn(String genders) {
 			return new Person(this.id, this.gender, genders, this.age, this.lat, this.lon, this.ageMin, this.ageMax,
 					this.maxDistanceKm, this.desirability);
 		}
 
-		Person ages(int min, int max) {
+		public Person ages(int min, int max) {
 			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, min, max,
 					this.maxDistanceKm, this.desirability);
 		}
 
-		Person maxDistance(int km) {
+		public Person maxDistance(int km) {
 			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, this.ageMin,
 					this.ageMax, km, this.desirability);
 		}
 
-		Person desirability(double score) {
+		public Person desirability(double score) {
 			return new Person(this.id, this.gender, this.interestedIn, this.age, this.lat, this.lon, this.ageMin,
 					this.ageMax, this.maxDistanceKm, score);
 		}
 
-		Person at(double lat, double lon) {
+		public Person at(double lat, double lon) {
 			return new Person(this.id, this.gender, this.interestedIn, this.age, lat, lon, this.ageMin, this.ageMax,
 					this.maxDistanceKm, this.desirability);
 		}
 
 	}
 
-	void save(Person person) {
+	protected void save(Person person) {
 		Timestamp now = Timestamp.from(this.clock.instant());
 		this.jdbc.sql("""
 				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
@@ -168,7 +170,7 @@ abstract class DeckTestSupport {
 	}
 
 	/** A swipe as the swipe path makes it: durable in MySQL first, then announced. */
-	void swipe(long userId, long targetId, String action) {
+	protected void swipe(long userId, long targetId, String action) {
 		Instant now = this.clock.instant();
 		this.jdbc.sql("""
 				INSERT INTO swipe_history (request_id, request_hash, user_id, target_user_id, action, response_status,
@@ -185,7 +187,7 @@ abstract class DeckTestSupport {
 		this.events.publishEvent(new SwipeRecorded(userId, targetId, action, now));
 	}
 
-	void rewind(long userId, long targetId, String action) {
+	protected void rewind(long userId, long targetId, String action) {
 		Instant now = this.clock.instant();
 		this.jdbc.sql("""
 				UPDATE swipe_history SET undone_at = :now
@@ -194,11 +196,11 @@ abstract class DeckTestSupport {
 		this.events.publishEvent(new SwipeRewound(userId, targetId, action, now));
 	}
 
-	ServiceClient client() {
+	protected ServiceClient client() {
 		return new ServiceClient(this.port);
 	}
 
-	String token(long userId) {
+	protected String token(long userId) {
 		try {
 			SignedJWT jwt = new SignedJWT(new JWSHeader(JWSAlgorithm.HS256),
 					new JWTClaimsSet.Builder().subject(String.valueOf(userId))
@@ -212,16 +214,59 @@ abstract class DeckTestSupport {
 		}
 	}
 
-	Response get(long userId, String path) {
+	protected Response get(long userId, String path) {
 		return client().get(path, token(userId));
 	}
 
-	Response post(long userId, String path) {
+	protected Response post(long userId, String path) {
 		return client().send("POST", path, token(userId), null);
 	}
 
+	protected Response postJson(long userId, String path, String body) {
+		return client().send("POST", path, token(userId), body, "Idempotency-Key", UUID.randomUUID().toString());
+	}
+
+	/** A swipe through {@code POST /api/swipes}, the whole swipe path. */
+	protected Response swipeOverApi(long userId, long targetId, String action) {
+		return postJson(userId, "/api/swipes",
+				"{\"target_user_id\": " + targetId + ", \"action\": \"" + action + "\"}");
+	}
+
+	/**
+	 * {@code FLUSHALL}, and the proof that it happened: Redis holds no key afterwards, so
+	 * whatever comes next is read from MySQL.
+	 */
+	protected void flushRedis() {
+		this.redis.execute((RedisCallback<Object>) (connection) -> {
+			connection.serverCommands().flushAll();
+			return null;
+		});
+		Long keys = this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().dbSize());
+		if (keys == null || keys != 0) {
+			throw new AssertionError("FLUSHALL left " + keys + " keys");
+		}
+	}
+
+	/** The user ids of the cards still in the user's stored deck, next first. */
+	protected List<Long> remainingIds(long userId) {
+		return remaining(userId).stream().map((card) -> card.get("user_id").asLong()).toList();
+	}
+
+	/** The same, only the boosted cards. */
+	protected List<Long> remainingBoosted(long userId) {
+		return remaining(userId).stream()
+			.filter((card) -> card.get("boosted").asBoolean())
+			.map((card) -> card.get("user_id").asLong())
+			.toList();
+	}
+
+	private List<JsonNode> remaining(long userId) {
+		List<String> cards = this.redis.opsForList().range("deck:{" + userId + "}", 0, -1);
+		return (cards != null) ? cards.stream().map(this.json::readTree).toList() : List.of();
+	}
+
 	/** One page of the user's deck. */
-	List<JsonNode> page(long userId, int limit) {
+	protected List<JsonNode> page(long userId, int limit) {
 		Response response = get(userId, "/api/deck?limit=" + limit);
 		if (response.status() / 100 != 2) {
 			throw new AssertionError("GET /api/deck answered " + response.status() + ": " + response.body());
@@ -231,7 +276,7 @@ abstract class DeckTestSupport {
 		return cards;
 	}
 
-	static List<Long> ids(List<JsonNode> cards) {
+	protected static List<Long> ids(List<JsonNode> cards) {
 		return cards.stream().map((card) -> card.get("user_id").asLong()).toList();
 	}
 

@@ -42,6 +42,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest
 class OutboxMigrationIT {
 
+	/**
+	 * The last of the service's migrations when the outbox module took the table over.
+	 */
+	private static final String OUTBOX_MOVED = "13";
+
 	@Autowired
 	Flyway flyway;
 
@@ -68,28 +73,35 @@ class OutboxMigrationIT {
 				assertThat(this.json.readTree((String) row.get("payload")).get("match_id").asLong()).isEqualTo(matchId);
 			}
 
-			this.startUp.migrate(asTheServiceDoes(former));
+			// up to the move; the service's later migrations (blocks, boosts) come after
+			this.startUp.migrate(asTheServiceDoes(former, OUTBOX_MOVED));
 			SchemaSnapshot after = SchemaSnapshot.of(former);
 			assertThat(after.only(OutboxMigrationIT::dataBesideTheOutbox))
 				.isEqualTo(before.only(OutboxMigrationIT::dataBesideTheOutbox));
 			assertThat(after.rows().get("match_outbox")).isEqualTo(withoutMatchId(outboxBefore));
 			// the outbox's own history starts at what the former migrations built, then
-			// its
-			// later migrations (V2, traceparent)
+			// come its later migrations (V2, traceparent)
 			assertThat(after.rows().get(OutboxSchema.historyTable("match_outbox"))).hasSize(2)
 				.first()
 				.satisfies((row) -> assertThat(row).containsEntry("version", "1").containsEntry("type", "BASELINE"));
 			assertThat(after.rows().get(OutboxSchema.historyTable("match_outbox")).get(1)).containsEntry("version", "2")
 				.containsEntry("type", "SQL")
 				.containsEntry("success", true);
-			asTheServiceDoes(former).validate();
+			asTheServiceDoes(former, OUTBOX_MOVED).validate();
 
-			this.startUp.migrate(asTheServiceDoes(fresh));
+			this.startUp.migrate(asTheServiceDoes(fresh, OUTBOX_MOVED));
 			assertThat(SchemaSnapshot.of(fresh).tables()).isEqualTo(after.tables());
 
 			// a second start changes nothing
-			this.startUp.migrate(asTheServiceDoes(former));
+			this.startUp.migrate(asTheServiceDoes(former, OUTBOX_MOVED));
 			assertThat(SchemaSnapshot.of(former)).isEqualTo(after);
+
+			// the later migrations take both to the same schema, the rows still there
+			this.startUp.migrate(asTheServiceDoes(former));
+			this.startUp.migrate(asTheServiceDoes(fresh));
+			assertThat(SchemaSnapshot.of(former).tables()).isEqualTo(SchemaSnapshot.of(fresh).tables());
+			assertThat(SchemaSnapshot.of(former).rows().get("match_outbox")).isEqualTo(withoutMatchId(outboxBefore));
+			asTheServiceDoes(former).validate();
 
 			// the match written before the move gets no second MATCH_CREATED or
 			// MATCH_REMOVED from today's writer: the event ids are the same
@@ -99,7 +111,7 @@ class OutboxMigrationIT {
 				MatchRef match = new MatchStore(jdbc, outbox, new MatchPush((events) -> {
 				})).createIfAbsent(13, 11, Instant.now());
 				assertThat(match.matchId()).isEqualTo(2);
-				outbox.matchRemoved(match, Instant.now(), 13);
+				outbox.matchRemoved(match, Instant.now(), 13, RemovalReason.UNMATCHED);
 			});
 			assertThat(SchemaSnapshot.of(former).rows().get("match_outbox")).isEqualTo(withoutMatchId(outboxBefore));
 		}
@@ -123,6 +135,15 @@ class OutboxMigrationIT {
 	/** The service's own Flyway, as configured, on another database. */
 	private Flyway asTheServiceDoes(HikariDataSource database) {
 		return Flyway.configure().configuration(this.flyway.getConfiguration()).dataSource(database).load();
+	}
+
+	/** The same, stopping after {@code version}. */
+	private Flyway asTheServiceDoes(HikariDataSource database, String version) {
+		return Flyway.configure()
+			.configuration(this.flyway.getConfiguration())
+			.dataSource(database)
+			.target(version)
+			.load();
 	}
 
 	private static boolean dataBesideTheOutbox(String table) {

@@ -122,6 +122,37 @@ class MatchPushIT extends SwipeTestBase {
 	}
 
 	@Test
+	void aMatchEndedByABlockIsPushedAsRemovedToBothPeopleAndABlockWithoutAMatchPushesNothing() throws Exception {
+		long ana = newUser();
+		long ben = newUser();
+		long cleo = newUser();
+		EventStream anas = open(this.b, events("?ticket=" + ticket(this.api, ana)));
+		EventStream bens = open(this.api, events("").bearer(TestTokens.forUser(ben)));
+		EventStream cleos = open(this.api, events("").bearer(TestTokens.forUser(cleo)));
+		long matchId = match(ana, ben);
+		ServerSentEvent created = anas.nextEvent();
+		assertEvent(created, "match_created", matchId, ben, null);
+		Instant matchedAt = Instant.parse(this.json.readTree(created.data()).get("matched_at").asString());
+		assertEvent(bens.nextEvent(), "match_created", matchId, ana, matchedAt);
+
+		// Ben blocks Ana on instance B; her stream is on B, his on A
+		assertThat(this.b.block(ben, ana).status()).isEqualTo(201);
+		assertEvent(anas.nextEvent(), "match_removed", matchId, ben, matchedAt);
+		assertEvent(bens.nextEvent(), "match_removed", matchId, ana, matchedAt);
+		// blocking again, and unmatching the ended match, push nothing
+		assertThat(this.api.block(ben, ana).status()).isEqualTo(200);
+		assertThat(this.api.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
+		// a block of someone never matched pushes nothing either
+		assertThat(this.api.block(cleo, ana).status()).isEqualTo(201);
+		anas.assertNoEventWithin(Duration.ofSeconds(1));
+		bens.assertNoEventWithin(Duration.ZERO);
+		cleos.assertNoEventWithin(Duration.ZERO);
+		anas.close();
+		bens.close();
+		cleos.close();
+	}
+
+	@Test
 	void aClientReconnectingWithLastEventIdGetsExactlyWhatItMissed() throws Exception {
 		long ana = newUser();
 		List<Long> others = newUsers(3);

@@ -4,7 +4,10 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import io.kindling.infra.test.MutableClock;
@@ -12,6 +15,8 @@ import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.match.MatchRemoved;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -22,20 +27,22 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
+import org.springframework.context.event.EventListener;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * One Spring context for all swipe-path tests (so it starts once), on real Redis and
- * MariaDB. Each test takes fresh user ids, so tests never see each other's rows.
+ * MariaDB; the block and likes tests of other packages share it too. Each test takes
+ * fresh user ids, so tests never see each other's rows.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "kindling.swipe.daily-likes=5", "kindling.swipe.daily-super-likes=3",
 				"kindling.swipe.reconciler.interval=1h" })
 @Import(SwipeTestBase.TestBeans.class)
-abstract class SwipeTestBase {
+public abstract class SwipeTestBase {
 
 	private static final AtomicLong nextUserId = new AtomicLong(
 			5_000_000_000L + ThreadLocalRandom.current().nextLong(1_000_000) * 100_000);
@@ -43,19 +50,19 @@ abstract class SwipeTestBase {
 	static final double[] SOUTH_PACIFIC = { -48.8767, -123.3933 };
 
 	@LocalServerPort
-	int port;
+	protected int port;
 
 	@Autowired
-	JdbcClient jdbc;
+	protected JdbcClient jdbc;
 
 	@Autowired
-	JdbcTemplate jdbcTemplate;
+	protected JdbcTemplate jdbcTemplate;
 
 	@Autowired
-	StringRedisTemplate redis;
+	protected StringRedisTemplate redis;
 
 	@Autowired
-	MutableClock clock;
+	protected MutableClock clock;
 
 	@Autowired
 	CrashingSteps crashes;
@@ -63,15 +70,18 @@ abstract class SwipeTestBase {
 	@Autowired
 	SwipeReconciler reconciler;
 
-	TestApi api;
+	@Autowired
+	protected RemovedMatches removedMatches;
+
+	protected TestApi api;
 
 	@BeforeEach
-	void connect() {
+	protected void connect() {
 		this.api = new TestApi(this.port);
 		this.crashes.reset();
 	}
 
-	long newUser() {
+	protected long newUser() {
 		return newUsers(1).get(0);
 	}
 
@@ -79,7 +89,7 @@ abstract class SwipeTestBase {
 	 * Users with profiles, written straight to the table (profiles are not under test
 	 * here).
 	 */
-	List<Long> newUsers(int count) {
+	protected List<Long> newUsers(int count) {
 		List<Long> ids = new ArrayList<>(count);
 		List<Object[]> rows = new ArrayList<>(count);
 		Timestamp now = Timestamp.from(Instant.now());
@@ -100,7 +110,7 @@ abstract class SwipeTestBase {
 		return ids;
 	}
 
-	static String key() {
+	protected static String key() {
 		return java.util.UUID.randomUUID().toString();
 	}
 
@@ -118,6 +128,27 @@ abstract class SwipeTestBase {
 			return new CrashingSteps();
 		}
 
+		@Bean
+		RemovedMatches removedMatches() {
+			return new RemovedMatches();
+		}
+
+	}
+
+	/** Every {@link MatchRemoved} the service published, in order. */
+	public static final class RemovedMatches {
+
+		private final List<MatchRemoved> published = new CopyOnWriteArrayList<>();
+
+		@EventListener
+		void on(MatchRemoved removed) {
+			this.published.add(removed);
+		}
+
+		public List<MatchRemoved> of(long matchId) {
+			return this.published.stream().filter((removed) -> removed.matchId() == matchId).toList();
+		}
+
 	}
 
 	/**
@@ -129,9 +160,42 @@ abstract class SwipeTestBase {
 
 		private volatile long afterScriptOf = -1;
 
+		private volatile @Nullable Pause beforeMatchOf;
+
 		void reset() {
 			this.afterFirstTransactionOf = -1;
 			this.afterScriptOf = -1;
+			this.beforeMatchOf = null;
+		}
+
+		/**
+		 * The user's next TX 2 that is about to write a match counts {@code reached} down
+		 * and waits there, holding its locks, until {@code resume} is counted down.
+		 */
+		void pauseBeforeMatch(long userId, CountDownLatch reached, CountDownLatch resume) {
+			this.beforeMatchOf = new Pause(userId, reached, resume);
+		}
+
+		@Override
+		public void beforeMatchWritten(SwipeRow swipe) {
+			Pause pause = this.beforeMatchOf;
+			if (pause != null && swipe.userId() == pause.userId()) {
+				this.beforeMatchOf = null;
+				pause.reached().countDown();
+				try {
+					if (!pause.resume().await(30, TimeUnit.SECONDS)) {
+						throw new IllegalStateException("the paused TX 2 was never resumed");
+					}
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException(ex);
+				}
+			}
+		}
+
+		private record Pause(long userId, CountDownLatch reached, CountDownLatch resume) {
+
 		}
 
 		void crashAfterFirstTransaction(long userId) {

@@ -1,0 +1,208 @@
+package io.kindling.swipe.block;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.Consumer;
+
+import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.match.MatchRemoved;
+import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.match.RemovalReason;
+import io.kindling.swipe.paging.Cursor;
+import io.kindling.swipe.profile.ProfileDirectory;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.PessimisticLockingFailureException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Blocks, in {@code user_blocks} (one row per blocker and blocked). A block hides the two
+ * from each other everywhere (the deck, profiles, likes you: each reads this table), ends
+ * their match if they have one, and keeps any later like from making one: the block and a
+ * match's transaction serialise on the pair's {@link PairLock}.
+ */
+@Service
+public class Blocks {
+
+	static final int PAGE_SIZE = 20;
+
+	static final int MAX_PAGE_SIZE = 100;
+
+	private static final Logger log = LoggerFactory.getLogger(Blocks.class);
+
+	private static final int LOCK_ATTEMPTS = 5;
+
+	private final JdbcClient jdbc;
+
+	private final PairLock pairs;
+
+	private final MatchStore matches;
+
+	private final ProfileDirectory profiles;
+
+	private final TransactionTemplate transactions;
+
+	private final ApplicationEventPublisher events;
+
+	private final Clock clock;
+
+	Blocks(JdbcClient jdbc, PairLock pairs, MatchStore matches, ProfileDirectory profiles,
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+		this.jdbc = jdbc;
+		this.pairs = pairs;
+		this.matches = matches;
+		this.profiles = profiles;
+		this.transactions = transactions;
+		this.events = events;
+		this.clock = clock;
+	}
+
+	/**
+	 * @param created false when the block was there already (nothing changed)
+	 * @param blockedAt when the block was first made
+	 * @param endedMatch the match this block ended, if any
+	 */
+	public record Blocked(boolean created, Instant blockedAt, @Nullable MatchRemoved endedMatch) {
+
+	}
+
+	Blocked block(long blockerId, long blockedId) {
+		return block(blockerId, blockedId, (at) -> {
+		});
+	}
+
+	/**
+	 * Blocks {@code blockedId} for {@code blockerId}, idempotently, ending their match,
+	 * and runs {@code alsoInTransaction} (given the block's time) in the same
+	 * transaction, so that what it writes exists exactly when the block does.
+	 */
+	public Blocked block(long blockerId, long blockedId, Consumer<Instant> alsoInTransaction) {
+		if (blockedId <= 0) {
+			throw BlockRefused.badBlock("user_id must be a user id.");
+		}
+		if (blockerId == blockedId) {
+			throw BlockRefused.badBlock("You cannot block yourself.");
+		}
+		if (!this.profiles.exists(blockedId)) {
+			throw BlockRefused.unknownUser(blockedId);
+		}
+		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
+		Blocked blocked = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
+			// first: a match being written for this pair finishes before, or sees the
+			// block
+			this.pairs.lock(blockerId, blockedId);
+			Optional<Instant> existing = this.jdbc.sql("""
+					SELECT created_at FROM user_blocks WHERE user_id = :blocker AND blocked_user_id = :blocked
+					""")
+				.param("blocker", blockerId)
+				.param("blocked", blockedId)
+				.query((rs, row) -> rs.getTimestamp("created_at").toInstant())
+				.optional();
+			if (existing.isEmpty()) {
+				this.jdbc.sql("""
+						INSERT INTO user_blocks (user_id, blocked_user_id, created_at)
+						VALUES (:blocker, :blocked, FROM_UNIXTIME(:now))
+						""")
+					.param("blocker", blockerId)
+					.param("blocked", blockedId)
+					.param("now", SqlTime.epochSeconds(now))
+					.update();
+			}
+			MatchRemoved ended = this.matches.endBetween(blockerId, blockedId, blockerId, RemovalReason.BLOCKED, now)
+				.orElse(null);
+			alsoInTransaction.accept(now);
+			return new Blocked(existing.isEmpty(), existing.orElse(now), ended);
+		})));
+		if (blocked.endedMatch() != null) {
+			try {
+				this.events.publishEvent(blocked.endedMatch());
+			}
+			catch (RuntimeException ex) {
+				// the block is committed and answered; the listeners only tell the
+				// streams
+				log.warn("a MatchRemoved listener failed for the block of {} by {}", blockedId, blockerId, ex);
+			}
+		}
+		return blocked;
+	}
+
+	/**
+	 * Lifts the block, if there is one. An ended match stays ended; the two can see each
+	 * other again.
+	 */
+	void unblock(long blockerId, long blockedId) {
+		this.jdbc.sql("DELETE FROM user_blocks WHERE user_id = :blocker AND blocked_user_id = :blocked")
+			.param("blocker", blockerId)
+			.param("blocked", blockedId)
+			.update();
+	}
+
+	/** The user's blocks, newest first, keyset-paged on (created_at, blocked_user_id). */
+	BlockPage page(long userId, @Nullable String cursor, int limit) {
+		Cursor after = Cursor.parse(cursor);
+		List<BlockView> rows = this.jdbc
+			.sql("""
+					SELECT blocked_user_id, created_at FROM user_blocks
+					WHERE user_id = :userId
+					  AND (created_at < FROM_UNIXTIME(:at) OR (created_at = FROM_UNIXTIME(:at) AND blocked_user_id < :after))
+					ORDER BY created_at DESC, blocked_user_id DESC
+					LIMIT :fetch
+					""")
+			.param("userId", userId)
+			.param("at", SqlTime.epochSeconds(after.at()))
+			.param("after", after.id())
+			.param("fetch", limit + 1)
+			.query((rs, row) -> new BlockView(rs.getLong("blocked_user_id"), rs.getTimestamp("created_at").toInstant()))
+			.list();
+		if (rows.size() <= limit) {
+			return new BlockPage(rows, null);
+		}
+		List<BlockView> page = rows.subList(0, limit);
+		BlockView last = page.get(limit - 1);
+		return new BlockPage(List.copyOf(page), new Cursor(last.blockedAt(), last.userId()).encode());
+	}
+
+	record BlockView(long userId, Instant blockedAt) {
+
+	}
+
+	record BlockPage(List<BlockView> blocks, @Nullable String nextCursor) {
+
+	}
+
+	/**
+	 * Three writers of one new pair-lock row can deadlock inside InnoDB; the block is
+	 * idempotent, so the loser runs again.
+	 */
+	private <T> T retryingLockConflicts(java.util.function.Supplier<T> step) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				return step.get();
+			}
+			catch (PessimisticLockingFailureException ex) {
+				if (attempt >= LOCK_ATTEMPTS) {
+					throw ex;
+				}
+				log.debug("lost a lock race, running again (attempt {})", attempt, ex);
+				try {
+					Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L * attempt));
+				}
+				catch (InterruptedException interrupted) {
+					Thread.currentThread().interrupt();
+					throw ex;
+				}
+			}
+		}
+	}
+
+}

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.block;
+
+import org.jspecify.annotations.NullMarked;

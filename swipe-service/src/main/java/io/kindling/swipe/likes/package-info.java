@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.likes;
+
+import org.jspecify.annotations.NullMarked;

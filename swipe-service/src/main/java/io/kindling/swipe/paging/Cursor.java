@@ -1,0 +1,81 @@
+package io.kindling.swipe.paging;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Base64;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An opaque keyset position for pages read newest first: the time and id of the last row
+ * shown, and for lists read in tiers (super likes before likes) the tier it was in.
+ * Base64url of {@code epochMicros:id}, or {@code tier:epochMicros:id} past the first
+ * tier.
+ *
+ * @param tier 0 for the first tier (and for lists of one)
+ */
+public record Cursor(int tier, Instant at, long id) {
+
+	/**
+	 * Before every row: the last instant a {@code TIMESTAMP} holds (FROM_UNIXTIME is NULL
+	 * past it).
+	 */
+	public static final Cursor FIRST = new Cursor(0, Instant.parse("2038-01-19T03:14:07.999999Z"), Long.MAX_VALUE);
+
+	public Cursor(Instant at, long id) {
+		this(0, at, id);
+	}
+
+	/** The cursor a caller sent back for a list of one tier, {@link #FIRST} for none. */
+	public static Cursor parse(@Nullable String cursor) {
+		return parse(cursor, 1);
+	}
+
+	/**
+	 * The cursor a caller sent back for a list of {@code tiers} tiers, {@link #FIRST} for
+	 * none.
+	 */
+	public static Cursor parse(@Nullable String cursor, int tiers) {
+		if (cursor == null || cursor.isEmpty()) {
+			return FIRST;
+		}
+		try {
+			String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII).split(":");
+			int tier = (parts.length == 3) ? Integer.parseInt(parts[0]) : 0;
+			if (parts.length < 2 || parts.length > 3 || tier < 0 || tier >= tiers) {
+				throw new BadCursor();
+			}
+			long micros = Long.parseLong(parts[parts.length - 2]);
+			return new Cursor(tier, Instant.EPOCH.plus(micros, ChronoUnit.MICROS),
+					Long.parseLong(parts[parts.length - 1]));
+		}
+		catch (RuntimeException ex) {
+			throw new BadCursor();
+		}
+	}
+
+	/** The same position at the start of a tier: before every row of it. */
+	public static Cursor startOf(int tier) {
+		return new Cursor(tier, FIRST.at(), FIRST.id());
+	}
+
+	public String encode() {
+		long micros = ChronoUnit.MICROS.between(Instant.EPOCH, this.at);
+		String position = micros + ":" + this.id;
+		return Base64.getUrlEncoder()
+			.withoutPadding()
+			.encodeToString(
+					((this.tier == 0) ? position : this.tier + ":" + position).getBytes(StandardCharsets.US_ASCII));
+	}
+
+	/** A cursor that no earlier page gave out; the web edge answers 400. */
+	public static final class BadCursor extends RuntimeException {
+
+		BadCursor() {
+			super("cursor must be a next_cursor from an earlier page.");
+		}
+
+	}
+
+}

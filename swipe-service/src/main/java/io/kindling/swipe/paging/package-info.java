@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.paging;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,4 @@
+@NullMarked
+package io.kindling.swipe.report;
+
+import org.jspecify.annotations.NullMarked;
