@@ -1,8 +1,10 @@
 package io.kindling.infra.bench;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
+import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -17,11 +19,56 @@ public interface BenchRedis extends AutoCloseable {
 	/** Settings a service connects with, as {@code --name=value}. */
 	List<String> serviceSettings();
 
-	/** Every Redis process of this mode. */
+	/** Every Redis server process of this mode. */
 	List<Long> pids();
+
+	/** The port of every Redis server of this mode, primaries and replicas. */
+	List<Integer> ports();
 
 	/** A client for the bench's own commands; closed with this. */
 	UnifiedJedis client();
+
+	/**
+	 * Commands the primaries have run so far, those that scripts call included: the
+	 * replicas' copies of the writes are not counted, so every mode counts the same work.
+	 */
+	default long commandsProcessed() {
+		long commands = 0;
+		for (int port : ports()) {
+			try (Jedis jedis = new Jedis("127.0.0.1", port, 2_000)) {
+				if (!jedis.info("replication").contains("role:master")) {
+					continue;
+				}
+				for (String line : jedis.info("stats").split("\r?\n")) {
+					if (line.startsWith("total_commands_processed:")) {
+						commands += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				// a node that is down has run nothing more
+			}
+		}
+		return commands;
+	}
+
+	/**
+	 * Kills the primary with SIGKILL and returns once its replica serves in its place.
+	 * With {@code missWrites} positive, the replica first stops receiving writes (it is
+	 * frozen and cut off) for that long, so the promoted replica lacks every write of
+	 * those last moments. Only a mode with a replica can.
+	 */
+	default Failover failOver(Duration missWrites, Duration timeout) throws InterruptedException {
+		throw new UnsupportedOperationException("this Redis has no replica to fail over to");
+	}
+
+	/**
+	 * When a {@link #failOver} happened, as {@link System#nanoTime()}: the replica
+	 * stopped receiving writes, the primary was killed, the replica was promoted.
+	 */
+	record Failover(long replicaCutOff, long primaryKilled, long replicaPromoted, int killedPort, int promotedPort) {
+
+	}
 
 	@Override
 	void close();
@@ -34,6 +81,22 @@ public interface BenchRedis extends AutoCloseable {
 			@Override
 			BenchRedis start(Path dir) {
 				return StandaloneRedis.start(dir);
+			}
+		},
+
+		/** Three primaries and three replicas, hash slots shared among the primaries. */
+		CLUSTER {
+			@Override
+			BenchRedis start(Path dir) {
+				return ClusterRedis.start(dir);
+			}
+		},
+
+		/** A primary, a replica and three Sentinels that fail it over. */
+		SENTINEL {
+			@Override
+			BenchRedis start(Path dir) {
+				return SentinelRedis.start(dir);
 			}
 		};
 

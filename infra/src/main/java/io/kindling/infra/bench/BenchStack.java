@@ -61,7 +61,7 @@ public final class BenchStack implements AutoCloseable {
 
 		private final BenchOptions options;
 
-		private boolean redis;
+		private BenchRedis.@Nullable Mode redis;
 
 		private final List<String> databases = new ArrayList<>();
 
@@ -72,8 +72,17 @@ public final class BenchStack implements AutoCloseable {
 			this.options = options;
 		}
 
+		/** Redis in the mode the command line chose ({@code --redis}). */
 		public Builder redis() {
-			this.redis = true;
+			return redis(this.options.redis());
+		}
+
+		/**
+		 * Redis in this mode, whatever the command line chose: for a bench that measures
+		 * one mode beside another.
+		 */
+		public Builder redis(BenchRedis.Mode mode) {
+			this.redis = mode;
 			return this;
 		}
 
@@ -94,8 +103,8 @@ public final class BenchStack implements AutoCloseable {
 		public BenchStack start() throws IOException {
 			BenchStack stack = new BenchStack(this.bench);
 			try {
-				if (this.redis) {
-					stack.redis = this.options.redis().start(stack.work.resolve("redis"));
+				if (this.redis != null) {
+					stack.redis = this.redis.start(stack.work.resolve("redis"));
 				}
 				if (!this.databases.isEmpty()) {
 					MariaDbServer mariaDb = new MariaDbServer(stack.work.resolve("mariadb"), FreePorts.pick());

@@ -43,6 +43,11 @@ final class StandaloneRedis implements BenchRedis {
 	}
 
 	@Override
+	public List<Integer> ports() {
+		return List.of(this.server.port());
+	}
+
+	@Override
 	public UnifiedJedis client() {
 		return this.client;
 	}

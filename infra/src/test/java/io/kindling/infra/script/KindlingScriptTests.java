@@ -34,6 +34,10 @@ class KindlingScriptTests {
 	private static final List<String> STACK = List.of("redis", "mariadb", "kafka", "matching-service", "swipe-service",
 			"outbox-relay", "web-client");
 
+	private static final List<String> CLUSTER_STACK = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5",
+			"redis-6", "mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1",
+			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer");
+
 	@TempDir
 	Path state;
 
@@ -57,6 +61,7 @@ class KindlingScriptTests {
 		assertThat(help.exitCode()).isZero();
 		assertThat(help.out()).contains("usage: ./kindling <command>")
 			.contains("bench <name>")
+			.contains("up --cluster")
 			.contains("KINDLING_REDIS_PORT", "KINDLING_DB_PORT", "KINDLING_KAFKA_PORT",
 					"KINDLING_KAFKA_CONTROLLER_PORT", "KINDLING_MATCHING_PORT", "KINDLING_SWIPE_PORT",
 					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT");
@@ -131,6 +136,46 @@ class KindlingScriptTests {
 		assertThat(status.out()).contains("http://127.0.0.1:23082")
 			.contains("jdbc:mysql://127.0.0.1:23306")
 			.contains("redis://127.0.0.1:6379");
+	}
+
+	@Test
+	void statusOfTheClusterStackShowsEveryNodeAndInstanceStoppedOnItsPorts() throws Exception {
+		Run status = kindling(Map.of("KINDLING_REDIS_PORT", "23379", "KINDLING_KAFKA_PORT", "23092",
+				"KINDLING_MATCHING_PORT", "23081", "KINDLING_SWIPE_PORT", "23082"), "status", "--cluster");
+
+		assertThat(status.exitCode()).as(status.err()).isZero();
+		List<String> rows = status.out().strip().lines().takeWhile((row) -> !row.isBlank()).toList();
+		assertThat(rows.subList(1, rows.size()).stream().map((row) -> row.split("\\s+")[0]))
+			.containsExactlyElementsOf(CLUSTER_STACK);
+		assertThat(rows.subList(1, rows.size())).allSatisfy((row) -> assertThat(row).contains(" stopped "));
+		// six Redis nodes on consecutive ports, three Kafka brokers, two instances of
+		// each service
+		// beside the balancer, which alone has the service's own port
+		assertThat(status.out()).contains("redis://127.0.0.1:23379", "redis://127.0.0.1:23384")
+			.contains("127.0.0.1:23092,127.0.0.1:23094,127.0.0.1:23096")
+			.contains("http://127.0.0.1:23181", "http://127.0.0.1:23281", "http://127.0.0.1:23182",
+					"http://127.0.0.1:23282")
+			.contains("balancer", "http://127.0.0.1:23081 http://127.0.0.1:23082");
+	}
+
+	@Test
+	void upClusterRefusesARedisPortWithNoRoomForItsClusterBusAndStartsNothing() throws Exception {
+		Run up = kindling(Map.of("KINDLING_REDIS_PORT", "56000"), "up", "--cluster");
+
+		assertThat(up.exitCode()).isEqualTo(1);
+		assertThat(up.err()).contains("no cluster bus port", "KINDLING_REDIS_PORT below 55530");
+		assertThat(up.out()).doesNotContain("starting");
+		try (var pids = Files.list(this.state.resolve("run"))) {
+			assertThat(pids.toList()).isEmpty();
+		}
+	}
+
+	@Test
+	void upRefusesAnUnknownOption() throws Exception {
+		Run up = kindling(Map.of(), "up", "--clustr");
+
+		assertThat(up.exitCode()).isEqualTo(1);
+		assertThat(up.err()).contains("unknown option '--clustr'");
 	}
 
 	@Test

@@ -38,6 +38,16 @@ final class StoreOutages {
 					|| cause instanceof SocketTimeoutException || isTransientRedisError(cause)) {
 				return true;
 			}
+			// a cluster client out of attempts ("No more cluster attempts left") keeps
+			// each
+			// attempt's failure here, not as its cause: a primary killed before its
+			// replica
+			// took over is a refused connection on every attempt
+			for (Throwable suppressed : cause.getSuppressed()) {
+				if (isOutage(suppressed)) {
+					return true;
+				}
+			}
 			if (cause.getCause() == cause) {
 				break;
 			}

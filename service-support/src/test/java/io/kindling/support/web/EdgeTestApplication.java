@@ -81,6 +81,23 @@ class EdgeTestApplication {
 					"ERR user_script:3: Script attempted to access a non local key in a cluster node script");
 		}
 
+		@GetMapping("/cluster-attempts-refused")
+		void clusterAttemptsRefused() {
+			// as Jedis gives up on a slot whose primary is dead: each attempt's failure
+			// suppressed, none the cause
+			RuntimeException attempts = new RuntimeException("No more cluster attempts left.");
+			attempts.addSuppressed(new RuntimeException("Failed to connect to 127.0.0.1:7000.",
+					new java.net.ConnectException("Connection refused")));
+			throw new InvalidDataAccessApiUsageException("No more cluster attempts left.", attempts);
+		}
+
+		@GetMapping("/cluster-attempts-cross-slot")
+		void clusterAttemptsCrossSlot() {
+			RuntimeException attempts = new RuntimeException("No more cluster attempts left.");
+			attempts.addSuppressed(new InvalidDataAccessApiUsageException("CROSSSLOT Keys in request don't hash"));
+			throw new InvalidDataAccessApiUsageException("No more cluster attempts left.", attempts);
+		}
+
 		@GetMapping("/cross-slot")
 		void crossSlot() {
 			throw new InvalidDataAccessApiUsageException("CROSSSLOT Keys in request don't hash to the same slot");

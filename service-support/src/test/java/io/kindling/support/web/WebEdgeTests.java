@@ -109,6 +109,10 @@ class WebEdgeTests {
 				arguments("Redis unreachable", raw("GET /redis-down HTTP/1.1\r\n"), 503, "unavailable"),
 				arguments("a Redis cluster down in a failover", raw("GET /cluster-down HTTP/1.1\r\n"), 503,
 						"unavailable"),
+				arguments("a Redis cluster client out of attempts on a dead primary",
+						raw("GET /cluster-attempts-refused HTTP/1.1\r\n"), 503, "unavailable"),
+				arguments("a Redis cluster client out of attempts on a cross-slot error, a bug",
+						raw("GET /cluster-attempts-cross-slot HTTP/1.1\r\n"), 500, "internal-error"),
 				arguments("a write to a demoted Redis primary", raw("GET /read-only-replica HTTP/1.1\r\n"), 503,
 						"unavailable"),
 				arguments("the database unreachable", raw("GET /database-down HTTP/1.1\r\n"), 503, "unavailable"));

@@ -22,6 +22,7 @@ import java.util.regex.Pattern;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Load;
@@ -55,10 +56,14 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * </ol>
  * {@code --phases forming} runs the last alone, without the services. Stops everything it
  * started.
+ *
+ * <p>
+ * With {@code --redis cluster} (or {@code sentinel}) it measures rooms and pushes on that
+ * mode beside a single Redis instead, in one run ({@link BesideStandalone}).
  */
 public final class RoomsBench {
 
-	private static final String DATABASE = "kindling_matching";
+	static final String DATABASE = "kindling_matching";
 
 	/** The bench adds its own topics so that concurrent pairs never meet by accident. */
 	private static final int FIRST_TOPIC = 1000;
@@ -77,6 +82,15 @@ public final class RoomsBench {
 
 	private static final Pattern STATUS = Pattern.compile("\"status\":\"([a-z]+)\"");
 
+	/**
+	 * Rate limits off: the bench is one address joining far more than a person does.
+	 */
+	// each worker's two sessions form a room with each other every round: the rematch
+	// cooldown would keep them apart from the second round on
+	static final List<String> SERVICE_SETTINGS = List.of("--kindling.matching.rate-limit.joins-per-minute=0",
+			"--kindling.matching.rate-limit.sessions-per-minute=0", "--kindling.matching.rematch-cooldown=0",
+			"--logging.level.root=WARN");
+
 	private RoomsBench() {
 	}
 
@@ -87,6 +101,10 @@ public final class RoomsBench {
 		// the JIT needs tens of thousands of calls of the join path before it is
 		// compiled; a short warm-up measures the compiler, not the service
 		int warmup = (int) options.number("--warmup", 60);
+		if (options.redis() != BenchRedis.Mode.STANDALONE) {
+			BesideStandalone.run(options, options.redis(), seconds, clients, warmup);
+			return;
+		}
 		if (options.text("--phases", "all").equals("forming")) {
 			try (BenchStack stack = BenchStack.of("rooms", options).redis().start()) {
 				System.out.printf("rooms bench, forming only; load average %s%n", BenchHost.loadAverage(" / "));
@@ -104,10 +122,8 @@ public final class RoomsBench {
 		}
 		try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb(DATABASE).start()) {
 			Path formScript = stack.root().resolve("matching-service/src/main/resources/scripts/form_room.lua");
-			// rate limits off: the bench is one address joining far more than a person
-			// does; any --name=value argument is a setting for both services
-			List<String> settings = new ArrayList<>(List.of("--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--logging.level.root=WARN"));
+			// any --name=value argument is a setting for both services
+			List<String> settings = new ArrayList<>(SERVICE_SETTINGS);
 			settings.addAll(options.settings());
 			int portA = stack.startService("matching-service", "512m", "matching-a.log", settings).port();
 			int portB = stack.startService("matching-service", "512m", "matching-b.log", settings).port();
@@ -595,7 +611,7 @@ public final class RoomsBench {
 		return token.group(1);
 	}
 
-	private static void addTopics(String jdbcUrl) throws Exception {
+	static void addTopics(String jdbcUrl) throws Exception {
 		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
 				PreparedStatement insert = db
 					.prepareStatement("INSERT IGNORE INTO topics (id, name, active) VALUES (?, ?, TRUE)")) {

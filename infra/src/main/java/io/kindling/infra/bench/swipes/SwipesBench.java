@@ -27,6 +27,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Hs256;
@@ -50,10 +51,14 @@ import redis.clients.jedis.UnifiedJedis;
  * plain two-transaction swipe write with the same mix (the storage ceiling). Mutual likes
  * happen because user {@code u}'s k-th swipe goes to {@code u xor k}, whose k-th swipe
  * comes back. Stops everything it started.
+ *
+ * <p>
+ * With {@code --redis cluster} (or {@code sentinel}) it measures that mode beside a
+ * single Redis instead, in one run ({@link BesideStandalone}).
  */
 public final class SwipesBench {
 
-	private static final String DATABASE = "kindling_swipe";
+	static final String DATABASE = "kindling_swipe";
 
 	/** A service setting that is a driver property: the ceiling gets it too. */
 	private static final String DRIVER_PROPERTY = "--spring.datasource.hikari.data-source-properties.";
@@ -76,12 +81,13 @@ public final class SwipesBench {
 		int clients = (int) options.number("--clients", 32);
 		int warmup = (int) options.number("--warmup", 45);
 		int users = Integer.highestOneBit((int) options.number("--users", 16_384));
+		if (options.redis() != BenchRedis.Mode.STANDALONE) {
+			BesideStandalone.run(options, options.redis(), seconds, clients, warmup, users);
+			return;
+		}
 		try (BenchStack stack = BenchStack.of("swipes", options).redis().mariaDb(DATABASE).start()) {
 			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
-			// daily limits off: the bench swipes far more than a person does in a day
-			List<String> settings = new ArrayList<>(
-					List.of("--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
-							"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN"));
+			List<String> settings = new ArrayList<>(serviceSettings(secret));
 			// any --name=value argument is a setting for the service
 			settings.addAll(options.settings());
 			ServiceJar service = stack.startService("swipe-service", "1g", "swipe-service.log", settings);
@@ -210,6 +216,13 @@ public final class SwipesBench {
 					httpMax.errors(), httpHalf.errors(), jdbcMax.errors(), jdbcHalf.errors(), loadBefore, loadAfter,
 					Runtime.getRuntime().availableProcessors());
 		}
+	}
+
+	/** The service's settings for a bench: daily limits off, quiet logs. */
+	static List<String> serviceSettings(String secret) {
+		// the bench swipes far more than a person does in a day
+		return List.of("--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
+				"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN");
 	}
 
 	/** What to send next: a new swipe with its own key, or a retry of an earlier one. */
@@ -636,7 +649,7 @@ public final class SwipesBench {
 	 * runs, and the rows with most compiling measured the slowest service: what a service
 	 * that has run for a while never pays.
 	 */
-	private static void settleJit(HttpLoad httpLoad, int clients, long pid) throws Exception {
+	static void settleJit(HttpLoad httpLoad, int clients, long pid) throws Exception {
 		for (int round = 1; round <= JIT_ROUNDS; round++) {
 			JvmCpu before = JvmCpu.of(pid);
 			httpLoad.closedLoop(clients, 5);
