@@ -447,7 +447,8 @@ public final class StackBench {
 		static Ports free() {
 			SplittableRandom random = new SplittableRandom();
 			for (int attempt = 0; attempt < 50; attempt++) {
-				// below Linux's ephemeral range (32768 up), where an outgoing connection can
+				// below Linux's ephemeral range (32768 up), where an outgoing connection
+				// can
 				// take a port between the check and the bind
 				Ports ports = new Ports(20_000 + 10 * random.nextInt(270));
 				if (ports.all().stream().noneMatch(FreePorts::isOpen)) {
