@@ -36,7 +36,7 @@ class KindlingScriptTests {
 
 	private static final List<String> CLUSTER_STACK = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5",
 			"redis-6", "mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1",
-			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer");
+			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
 
 	@TempDir
 	Path state;
