@@ -49,7 +49,8 @@ class RedisClusterTests {
 	@Test
 	void aReplicaThatMissedWritesIsPromotedWithoutThem() {
 		RedisCluster cluster = RealServersExtension.redisCluster();
-		// every node agreeing on who replicates whom, each replica in sync: a cluster just
+		// every node agreeing on who replicates whom, each replica in sync: a cluster
+		// just
 		// created may still be spreading that when this test runs first
 		cluster.heal(Duration.ofSeconds(60));
 		try (JedisCluster redis = client(cluster)) {
