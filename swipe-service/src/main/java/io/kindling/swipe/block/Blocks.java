@@ -6,7 +6,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Consumer;
 
 import io.kindling.outbox.SqlTime;
@@ -20,7 +19,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.ApplicationEventPublisher;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -39,8 +37,6 @@ public class Blocks {
 	static final int MAX_PAGE_SIZE = 100;
 
 	private static final Logger log = LoggerFactory.getLogger(Blocks.class);
-
-	private static final int LOCK_ATTEMPTS = 5;
 
 	private final JdbcClient jdbc;
 
@@ -97,7 +93,7 @@ public class Blocks {
 			throw BlockRefused.unknownUser(blockedId);
 		}
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-		Blocked blocked = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
+		Blocked blocked = LockConflicts.retried(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
 			// first: a match being written for this pair finishes before, or sees the
 			// block
 			this.pairs.lock(blockerId, blockedId);
@@ -178,31 +174,6 @@ public class Blocks {
 
 	record BlockPage(List<BlockView> blocks, @Nullable String nextCursor) {
 
-	}
-
-	/**
-	 * Three writers of one new pair-lock row can deadlock inside InnoDB; the block is
-	 * idempotent, so the loser runs again.
-	 */
-	private <T> T retryingLockConflicts(java.util.function.Supplier<T> step) {
-		for (int attempt = 1;; attempt++) {
-			try {
-				return step.get();
-			}
-			catch (PessimisticLockingFailureException ex) {
-				if (attempt >= LOCK_ATTEMPTS) {
-					throw ex;
-				}
-				log.debug("lost a lock race, running again (attempt {})", attempt, ex);
-				try {
-					Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L * attempt));
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					throw ex;
-				}
-			}
-		}
 	}
 
 }

@@ -12,9 +12,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Objects;
 import java.util.OptionalLong;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.function.Supplier;
 
+import io.kindling.swipe.block.LockConflicts;
 import io.kindling.swipe.block.PairLock;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
@@ -28,7 +27,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
-import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -43,8 +41,6 @@ import org.springframework.transaction.support.TransactionTemplate;
 class Swipes {
 
 	private static final Logger log = LoggerFactory.getLogger(Swipes.class);
-
-	private static final int LOCK_ATTEMPTS = 5;
 
 	private final SwipeHistory history;
 
@@ -102,8 +98,8 @@ class Swipes {
 			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
 			return replay(known, requestHash);
 		}
-		OptionalLong inserted = retryingLockConflicts(
-				() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
+		OptionalLong inserted = LockConflicts
+			.retried(() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
 		if (inserted.isEmpty()) {
 			// a known key (the unique-key check waited for its writer's commit), or an
 			// active swipe on the same target under another key
@@ -160,7 +156,7 @@ class Swipes {
 		if (swipe.finished()) {
 			return swipe;
 		}
-		return retryingLockConflicts(() -> decide(swipe));
+		return LockConflicts.retried(() -> decide(swipe));
 	}
 
 	private SwipeRow decide(SwipeRow swipe) {
@@ -246,7 +242,7 @@ class Swipes {
 			finish(latest);
 		}
 		Instant now = now();
-		SwipeRow rewound = retryingLockConflicts(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
+		SwipeRow rewound = LockConflicts.retried(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
 			SwipeRow swipe = this.history.lockById(latest.swipeId())
 				.filter((locked) -> locked.undoneAt() == null)
 				.orElseThrow(SwipeRefusals::nothingToRewind);
@@ -271,32 +267,6 @@ class Swipes {
 		}
 		catch (RuntimeException ex) {
 			log.warn("a SwipeRewound listener failed for swipe {}", rewound.swipeId(), ex);
-		}
-	}
-
-	/**
-	 * InnoDB picks a victim when two transactions wait on each other (the two sides of a
-	 * pair, a request and its retry); every step here is idempotent, so the loser just
-	 * runs again.
-	 */
-	private <T> T retryingLockConflicts(Supplier<T> step) {
-		for (int attempt = 1;; attempt++) {
-			try {
-				return step.get();
-			}
-			catch (PessimisticLockingFailureException ex) {
-				if (attempt >= LOCK_ATTEMPTS) {
-					throw ex;
-				}
-				log.debug("lost a lock race, running again (attempt {})", attempt, ex);
-				try {
-					Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L * attempt));
-				}
-				catch (InterruptedException interrupted) {
-					Thread.currentThread().interrupt();
-					throw ex;
-				}
-			}
 		}
 	}
 
