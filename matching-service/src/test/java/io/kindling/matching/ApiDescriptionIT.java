@@ -1,21 +1,17 @@
 package io.kindling.matching;
 
-import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.ApiContract;
-import io.swagger.v3.oas.annotations.Hidden;
+import io.kindling.support.openapi.ApiHandlers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.core.annotation.AnnotatedElementUtils;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -43,7 +39,9 @@ class ApiDescriptionIT extends RoomFeatureTest {
 
 	@Test
 	void everyHandlerIsDescribed() {
-		this.contract.assertDescribes(handlers(this.handlers));
+		Set<String> handlers = ApiHandlers.of(this.handlers);
+		assertThat(handlers).isNotEmpty();
+		this.contract.assertDescribes(handlers);
 	}
 
 	@Test
@@ -127,25 +125,6 @@ class ApiDescriptionIT extends RoomFeatureTest {
 
 	private Response admin(String method, String path, String body) {
 		return RoomFeatures.admin(this.api, method, path, body);
-	}
-
-	/** Every handler of ours, as "GET /api/topics", but those kept out of the API. */
-	static Set<String> handlers(RequestMappingHandlerMapping mapping) {
-		Set<String> handlers = new TreeSet<>();
-		mapping.getHandlerMethods().forEach((info, handler) -> {
-			if (!handler.getBeanType().getName().startsWith("io.kindling.")
-					|| AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), Hidden.class)) {
-				return;
-			}
-			Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-			for (String path : info.getPatternValues()) {
-				for (RequestMethod method : methods.isEmpty() ? List.of(RequestMethod.values()) : methods) {
-					handlers.add(method.name() + " " + path);
-				}
-			}
-		});
-		assertThat(handlers).isNotEmpty();
-		return handlers;
 	}
 
 }

@@ -1,18 +1,16 @@
 package io.kindling.relay;
 
 import java.time.Duration;
-import java.util.List;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.ApiContract;
+import io.kindling.support.openapi.ApiHandlers;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import io.swagger.v3.oas.annotations.Hidden;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -22,11 +20,9 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.web.bind.annotation.RequestMethod;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -85,7 +81,9 @@ class ApiDescriptionIT {
 
 	@Test
 	void everyHandlerIsDescribed() {
-		this.contract.assertDescribes(handlers(this.handlers));
+		Set<String> handlers = ApiHandlers.of(this.handlers);
+		assertThat(handlers).isNotEmpty();
+		this.contract.assertDescribes(handlers);
 	}
 
 	@Test
@@ -125,27 +123,6 @@ class ApiDescriptionIT {
 
 	private Response admin(String method, String path) {
 		return this.http.send(Request.of(method, path).bearer(ADMIN_TOKEN));
-	}
-
-	/**
-	 * Every handler of ours, as "GET /api/outbox/parked", but those kept out of the API.
-	 */
-	static Set<String> handlers(RequestMappingHandlerMapping mapping) {
-		Set<String> handlers = new TreeSet<>();
-		mapping.getHandlerMethods().forEach((info, handler) -> {
-			if (!handler.getBeanType().getName().startsWith("io.kindling.")
-					|| AnnotatedElementUtils.hasAnnotation(handler.getBeanType(), Hidden.class)) {
-				return;
-			}
-			Set<RequestMethod> methods = info.getMethodsCondition().getMethods();
-			for (String path : info.getPatternValues()) {
-				for (RequestMethod method : methods.isEmpty() ? List.of(RequestMethod.values()) : methods) {
-					handlers.add(method.name() + " " + path);
-				}
-			}
-		});
-		assertThat(handlers).isNotEmpty();
-		return handlers;
 	}
 
 }
