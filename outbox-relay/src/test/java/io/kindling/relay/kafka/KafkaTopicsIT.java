@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The relay makes its topics on a three-broker cluster with the replication it is told,
@@ -64,10 +65,12 @@ class KafkaTopicsIT {
 				.get(30, TimeUnit.SECONDS);
 		}
 
-		TopicCheck existing = topics(REPLICATED, "topics.existing").check("topics.existing");
+		// a topic just created may be unknown to the broker asked first: not ready yet,
+		// which the relay backs off from, as this waits
+		TopicCheck existing = checkOnceReady("topics.existing");
 		// the cluster's default min.insync.replicas (2) is more than this topic has
 		// replicas
-		TopicCheck starved = topics(REPLICATED, "topics.starved").check("topics.starved");
+		TopicCheck starved = checkOnceReady("topics.starved");
 
 		assertThat(existing.created()).isFalse();
 		assertThat(existing.differences()).containsExactly("partitions 6, not 12", "replication factor 1, not 3",
@@ -119,6 +122,12 @@ class KafkaTopicsIT {
 			.extracting((violation) -> violation.getMessage())
 			.containsExactly("min-insync-replicas must not exceed replication-factor");
 		assertThat(validator.validate(REPLICATED)).isEmpty();
+	}
+
+	private static TopicCheck checkOnceReady(String topic) {
+		return await().atMost(Duration.ofSeconds(30))
+			.ignoreException(TopicNotReady.class)
+			.until(() -> topics(REPLICATED, topic).check(topic), (check) -> true);
 	}
 
 	private static KafkaTopics topics(RelayProperties.Topics settings, String topic) {
