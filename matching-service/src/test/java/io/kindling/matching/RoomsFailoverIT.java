@@ -90,7 +90,7 @@ class RoomsFailoverIT {
 		try (Jedis toPrimary = new Jedis("127.0.0.1", primary.port());
 				Jedis toReplica = new Jedis("127.0.0.1", replica.port())) {
 			// the sessions and the first joins are on the replica; no script ever is
-			assertThat(toPrimary.waitReplicas(1, 5_000)).isEqualTo(1);
+			primary.awaitReplicated(Duration.ofSeconds(5));
 			assertThat(toReplica.scriptExists(joinScript)).isFalse();
 		}
 

@@ -185,7 +185,7 @@ class RoomsOnClusterIT {
 		String joinScript = instances.instanceA.getBean(FormRoomScript.class).joinSha1();
 		try (Jedis toPrimary = new Jedis("127.0.0.1", primary.port());
 				Jedis toReplica = new Jedis("127.0.0.1", replica.port())) {
-			assertThat(toPrimary.waitReplicas(1, 5_000)).isEqualTo(1);
+			primary.awaitReplicated(Duration.ofSeconds(5));
 			assertThat(toPrimary.scriptExists(joinScript)).isTrue();
 			assertThat(toReplica.scriptExists(joinScript)).as("scripts are not replicated").isFalse();
 		}

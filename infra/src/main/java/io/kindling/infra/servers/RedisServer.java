@@ -4,6 +4,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import redis.clients.jedis.Jedis;
 
 /**
  * A real {@code redis-server} on a loopback port, with no persistence. Set
@@ -12,6 +16,11 @@ import java.util.List;
  * RedisBloom.
  */
 public final class RedisServer extends ServerProcess {
+
+	private static final Pattern MASTER_OFFSET = Pattern.compile("master_repl_offset:(\\d+)");
+
+	/** {@code slave0:ip=127.0.0.1,port=…,state=online,offset=…,lag=…} */
+	private static final Pattern REPLICA_OFFSET = Pattern.compile("slave\\d+:[^\\r\\n]*state=online,offset=(\\d+)");
 
 	private final int port;
 
@@ -33,6 +42,43 @@ public final class RedisServer extends ServerProcess {
 
 	public int port() {
 		return this.port;
+	}
+
+	/**
+	 * Waits until each replica of this primary has acknowledged every write the primary
+	 * took so far, from any connection. {@code WAIT} cannot tell that: it counts only the
+	 * writes of the connection that sends it, so on a fresh connection it returns at
+	 * once.
+	 */
+	public void awaitReplicated(Duration timeout) {
+		long written;
+		try (Jedis jedis = new Jedis("127.0.0.1", this.port, 1_000)) {
+			written = field(jedis.info("replication"), MASTER_OFFSET);
+		}
+		FreePorts.await("the replicas of " + this.port + " at offset " + written, timeout, () -> {
+			try (Jedis jedis = new Jedis("127.0.0.1", this.port, 1_000)) {
+				Matcher replicas = REPLICA_OFFSET.matcher(jedis.info("replication"));
+				boolean any = false;
+				while (replicas.find()) {
+					any = true;
+					if (Long.parseLong(replicas.group(1)) < written) {
+						return false;
+					}
+				}
+				return any;
+			}
+			catch (RuntimeException ex) {
+				return false;
+			}
+		});
+	}
+
+	private static long field(String info, Pattern pattern) {
+		Matcher matcher = pattern.matcher(info);
+		if (!matcher.find()) {
+			throw new IllegalStateException("no " + pattern + " in " + info);
+		}
+		return Long.parseLong(matcher.group(1));
 	}
 
 	@Override

@@ -239,7 +239,7 @@ class SwipesOnClusterIT extends SwipeTestBase {
 		String sha1 = LuaScript.load("mutual_like", Long.class).sha1();
 		try (Jedis toPrimary = new Jedis("127.0.0.1", primary.port());
 				Jedis toReplica = new Jedis("127.0.0.1", replica.port())) {
-			assertThat(toPrimary.waitReplicas(1, 5_000)).isEqualTo(1);
+			primary.awaitReplicated(Duration.ofSeconds(5));
 			assertThat(toPrimary.scriptExists(sha1)).isTrue();
 			assertThat(toReplica.scriptExists(sha1)).as("scripts are not replicated").isFalse();
 		}
