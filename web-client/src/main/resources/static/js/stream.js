@@ -49,6 +49,11 @@ export function openStream({ issueTicket, url, events, onEvent, onState }) {
 			onState('live', opens);
 			opened();
 		};
+		// a stream opened without an id first says where it starts, so that a drop before the first
+		// real event still reconnects from there
+		source.addEventListener('position', (event) => {
+			lastEventId = event.lastEventId;
+		});
 		for (const name of events) {
 			source.addEventListener(name, (event) => {
 				if (event.lastEventId) {

@@ -119,6 +119,18 @@ public final class EventStream implements AutoCloseable {
 	}
 
 	/**
+	 * The next whole event, which must have this name.
+	 * @throws AssertionError if none comes within 10 s or it has another name
+	 */
+	public ServerSentEvent nextEvent(String name) throws InterruptedException {
+		ServerSentEvent event = nextEvent();
+		if (!name.equals(event.name())) {
+			throw new AssertionError("expected a " + name + " event, got " + event);
+		}
+		return event;
+	}
+
+	/**
 	 * @throws AssertionError if an event comes within the wait
 	 */
 	public void assertNoEventWithin(Duration wait) throws InterruptedException {

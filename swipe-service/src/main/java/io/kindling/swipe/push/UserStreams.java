@@ -1,6 +1,7 @@
 package io.kindling.swipe.push;
 
 import java.io.IOException;
+import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.push.EventStreams;
@@ -26,6 +27,9 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 
 	private static final Logger log = LoggerFactory.getLogger(UserStreams.class);
 
+	/** The event that tells a stream opened without an id where it starts. */
+	static final String POSITION = "position";
+
 	private final ReadEventsScript reads;
 
 	private final EventsProperties properties;
@@ -37,7 +41,9 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 
 	/**
 	 * Opens a stream for the user: with a {@code Last-Event-ID}, every event after it
-	 * that the log still holds is sent first; without one, events from now on.
+	 * that the log still holds is sent first; without one, events from now on, and first
+	 * a {@code position} event whose id is where the log stands. A client that drops
+	 * before its first real event reconnects with that id and gets what came in between.
 	 */
 	SseEmitter open(long userId, @Nullable String lastEventId) throws IOException {
 		StreamId after = (lastEventId != null) ? StreamId.fromClient(lastEventId) : null;
@@ -48,6 +54,8 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 			return open(recipient(userId), cursor, this.properties.streamTimeout(), (emitter) -> {
 				if (after == null) {
 					cursor.lastSent = this.reads.after(userId, null).last();
+					String id = cursor.lastSent.toString();
+					send(recipient(userId), emitter, POSITION, Map.of("last_event_id", id), id);
 				}
 				else {
 					cursor.lastSent = after;

@@ -168,7 +168,8 @@ class MatchPushIT extends SwipeTestBase {
 		assertThat(this.api.delete("/api/matches/" + firstMatch, others.get(0)).status()).isEqualTo(204);
 
 		// a browser's own reconnect sends the header
-		EventStream back = open(this.b, events("").bearer(TestTokens.forUser(ana)).header("Last-Event-ID", seen.id()));
+		EventStream back = resume(this.b,
+				events("").bearer(TestTokens.forUser(ana)).header("Last-Event-ID", seen.id()));
 		ServerSentEvent second = back.nextEvent();
 		ServerSentEvent third = back.nextEvent();
 		ServerSentEvent removed = back.nextEvent();
@@ -179,11 +180,11 @@ class MatchPushIT extends SwipeTestBase {
 		back.close();
 
 		// a page with a new ticket says where it stands beside it
-		EventStream fromSecond = open(this.api,
+		EventStream fromSecond = resume(this.api,
 				events("?ticket=" + ticket(this.b, ana) + "&last_event_id=" + second.id()));
 		assertThat(fromSecond.nextEvent().id()).isEqualTo(third.id());
 		assertThat(fromSecond.nextEvent().id()).isEqualTo(removed.id());
-		EventStream upToDate = open(this.b,
+		EventStream upToDate = resume(this.b,
 				events("?ticket=" + ticket(this.b, ana) + "&last_event_id=" + removed.id()));
 		fromSecond.assertNoEventWithin(Duration.ofSeconds(1));
 		upToDate.assertNoEventWithin(Duration.ZERO);
@@ -196,6 +197,31 @@ class MatchPushIT extends SwipeTestBase {
 		assertThat(fourthMatch).isPositive();
 		fromSecond.close();
 		upToDate.close();
+	}
+
+	@Test
+	void aStreamThatDropsBeforeItsFirstEventGetsWhatCameInBetweenFromItsPosition() throws Exception {
+		long ana = newUser();
+		long ben = newUser();
+		match(ana, newUser());
+		EventStream first = resume(this.api, events("").bearer(TestTokens.forUser(ana)));
+		ServerSentEvent position = first.nextEvent("position");
+		assertThat(this.json.readTree(position.data()).get("last_event_id").asString()).isEqualTo(position.id());
+		first.assertNoEventWithin(Duration.ofSeconds(1));
+		first.close();
+
+		// made while no stream was open: a stream opened now without an id never hears of
+		// it
+		long missed = match(ben, ana);
+		EventStream fromNow = open(this.b, events("").bearer(TestTokens.forUser(ana)));
+		fromNow.assertNoEventWithin(Duration.ofSeconds(1));
+		fromNow.close();
+		// one opened from the position does, once
+		EventStream back = resume(this.b,
+				events("?ticket=" + ticket(this.api, ana) + "&last_event_id=" + position.id()));
+		assertEvent(back.nextEvent(), "match_created", missed, ben, null);
+		back.assertNoEventWithin(Duration.ofSeconds(1));
+		back.close();
 	}
 
 	@Test
@@ -383,7 +409,15 @@ class MatchPushIT extends SwipeTestBase {
 		return Request.get("/api/events" + query);
 	}
 
+	/** A stream opened without an id, past the position it is told first. */
 	private static EventStream open(TestApi api, Request request) throws InterruptedException {
+		EventStream stream = resume(api, request);
+		stream.nextEvent("position");
+		return stream;
+	}
+
+	/** A stream opened with the id of the last event the client got. */
+	private static EventStream resume(TestApi api, Request request) throws InterruptedException {
 		return api.http().events(request).awaitFirstLine(":subscribed");
 	}
 

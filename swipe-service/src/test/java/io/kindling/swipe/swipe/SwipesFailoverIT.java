@@ -159,6 +159,7 @@ class SwipesFailoverIT extends SwipeTestBase {
 		EventStream lostLikers = other.api.http()
 			.events(Request.get("/api/events").bearer(TestTokens.forUser(lostLiker)))
 			.awaitFirstLine(":subscribed");
+		lostLikers.nextEvent("position");
 		Response likeBack = like(this.api, lostTarget, key(), lostLiker);
 		assertThat(likeBack.json().get("matched").asBoolean()).isTrue();
 		ServerSentEvent pushed = lostLikers.nextEvent();

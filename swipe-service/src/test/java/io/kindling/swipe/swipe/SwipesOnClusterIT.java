@@ -136,6 +136,7 @@ class SwipesOnClusterIT extends SwipeTestBase {
 		// mutual likes on either instance: one match each, whichever instance decides,
 		// pushed to a stream open on the other instance
 		EventStream viewers = openStream(other.api, Request.get("/api/events"), viewer);
+		viewers.nextEvent("position");
 		assertThat(swipe(viewer, shown.get(0), "LIKE").get("matched").asBoolean()).isFalse();
 		JsonNode firstMatch = swipeOn(other, shown.get(0), viewer, "LIKE");
 		assertThat(firstMatch.get("matched").asBoolean()).isTrue();
