@@ -587,6 +587,32 @@ class MatchingIT {
 	}
 
 	@Test
+	void aJoinRetriedAfterItFailedBetweenItsClaimAndItsEntryIsTakenAtOnceForTheSameQueueOnly() {
+		String a = this.api.session();
+		String b = this.api.session();
+		// the first try wrote a's claim and failed (a 503) before its queue entry went in
+		TokenState.Waiting lost = new TokenState.Waiting(new MatchQueue(3, 2),
+				this.clock.instant().truncatedTo(ChronoUnit.MILLIS), "lost-join");
+		assertThat(this.swapClaims.swap(new SwapClaimScript.Swap(a, new TokenState.Idle(), lost, Duration.ZERO)))
+			.isTrue();
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(3, 2))).isZero();
+
+		// another queue within the grace: that join may still be on its way
+		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
+		assertThat(this.claims.read(a)).isEqualTo(lost);
+		// the same queue again is the retry: it waits there now, in the queue this time
+		Response retried = this.api.join(a, 3, 2);
+		assertThat(retried.status()).as(retried.body()).isEqualTo(202);
+		assertThat(retried.field("status")).isEqualTo("waiting");
+		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(3, 2))).isOne();
+		// and a join while its entry stands is refused as ever
+		assertThat(this.api.join(a, 3, 2).status()).isEqualTo(409);
+		Response matched = this.api.join(b, 3, 2);
+		assertThat(matched.status()).isEqualTo(200);
+		assertThat(this.api.status(a).body()).isEqualTo(matched.body());
+	}
+
+	@Test
 	void aRoomClaimLeftBeingWrittenIsSettledFromMySqlByAPollOnceTheGraceIsOver() {
 		String a = this.api.session();
 		String b = this.api.session();

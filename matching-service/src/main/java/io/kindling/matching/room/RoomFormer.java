@@ -128,7 +128,8 @@ public class RoomFormer {
 	public Attempt join(String token, MatchQueue queue, Instant now) {
 		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, newJoinId());
 		ClaimWaitingScript.Outcome outcome = this.claimWaiting.claim(token, waiting);
-		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held && repairIfOrphaned(token, held)) {
+		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
+				&& repairIfOrphaned(token, held, queue)) {
 			outcome = this.claimWaiting.claim(token, waiting);
 		}
 		if (!outcome.claimed()) {
@@ -152,19 +153,32 @@ public class RoomFormer {
 		}
 	}
 
-	/** A join refused by a waiting claim: refused changes nothing, unless it is lost. */
-	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting) {
+	/**
+	 * A join refused by a waiting claim: refused changes nothing, unless the claim is
+	 * lost, its entry in no queue. A join of the same queue again takes a lost claim at
+	 * once: it is the retry of a join that failed between its claim and its entry (a
+	 * {@code 503}), and a join still on its way between the two ends waiting in that
+	 * queue all the same. A join of another queue waits out the grace, so as not to undo
+	 * a join that is still to answer.
+	 */
+	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, MatchQueue joining) {
 		Instant now = now();
-		return waiting.since().isBefore(now.minus(ORPHAN_GRACE))
+		boolean retry = waiting.queue().equals(joining);
+		return (retry || pastGrace(waiting, now))
 				&& this.formRoom.find(waiting.queue(), waiting.entry(token), now) == FormRoomScript.Place.NONE
-				&& repairIfOrphaned(token, waiting, now);
+				&& setIdle(token, waiting);
 	}
 
 	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, Instant now) {
-		if (waiting.since().isAfter(now.minus(ORPHAN_GRACE))) {
-			// a join between its claim and its entry looks the same: give it time
-			return false;
-		}
+		// a join between its claim and its entry looks the same: give it time
+		return pastGrace(waiting, now) && setIdle(token, waiting);
+	}
+
+	private static boolean pastGrace(TokenState.Waiting waiting, Instant now) {
+		return !waiting.since().isAfter(now.minus(ORPHAN_GRACE));
+	}
+
+	private boolean setIdle(String token, TokenState.Waiting waiting) {
 		boolean repaired = this.swapClaims.swap(Swap.toIdle(token, waiting));
 		if (repaired) {
 			this.metrics.repaired(waiting.queue());
