@@ -25,7 +25,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 /**
  * A boost's views are the viewers who were served a page holding its card, once each; a
@@ -70,8 +69,7 @@ class BoostViewsIT extends DeckTestSupport {
 		// served to her again from a new deck: still one view (the refill the second page
 		// began ends first, else it would append its deck, without the page just shown,
 		// to the emptied key)
-		await().atMost(Duration.ofSeconds(30)).until(() -> !this.redis.hasKey("deck-refill:{" + viewer + "}"));
-		this.redis.delete("deck:{" + viewer + "}");
+		forgetDeck(viewer);
 		assertThat(page(viewer, 100))
 			.anyMatch((card) -> card.get("user_id").asLong() == booster && card.get("boosted").asBoolean());
 		assertThat(current(booster).views()).isOne();
@@ -248,7 +246,7 @@ class BoostViewsIT extends DeckTestSupport {
 				}
 			}
 			// the deck assembled ahead is in place before the next viewer starts
-			await().atMost(Duration.ofSeconds(30)).until(() -> !this.redis.hasKey("deck-refill:{" + viewer + "}"));
+			awaitNoRefill(viewer);
 			List<Long> ahead = remainingIds(viewer);
 			assertThat(ahead).as("a refill assembled the next deck of %d", viewer).isNotEmpty();
 			boostedLeftUnserved += (int) remainingBoosted(viewer).stream().filter(boosters::contains).count();

@@ -44,7 +44,7 @@ class DeckIT extends DeckTestSupport {
 		assertThat(shown).containsExactlyInAnyOrderElementsOf(men.subList(10, 30));
 
 		// swiped while the deck is stored: the next page still never shows them
-		forget(viewer);
+		forgetDeck(viewer);
 		List<Long> firstPage = ids(page(viewer, 5));
 		List<Long> swipedNow = men.subList(10, 30).stream().filter((id) -> !firstPage.contains(id)).limit(5).toList();
 		swipedNow.forEach((id) -> swipe(viewer, id, "PASS"));
@@ -132,7 +132,7 @@ class DeckIT extends DeckTestSupport {
 		assertThat(swipeOverHttp(waiting, viewer, "SUPER_LIKE")).isEqualTo(HttpStatus.OK);
 		assertThat(swipeOverHttp(viewer, answered, "PASS")).isEqualTo(HttpStatus.OK);
 
-		forget(viewer);
+		forgetDeck(viewer);
 		List<JsonNode> cards = page(viewer, 100);
 
 		assertThat(ids(cards)).containsExactly(waiting);
@@ -173,7 +173,7 @@ class DeckIT extends DeckTestSupport {
 			.isEqualTo(HttpStatus.CREATED.value());
 
 		assertThat(ids(page(viewer, 100))).containsExactlyInAnyOrderElementsOf(men.subList(3, 6));
-		forget(viewer);
+		forgetDeck(viewer);
 		List<JsonNode> rebuilt = page(viewer, 100);
 		assertThat(ids(rebuilt)).containsExactlyInAnyOrderElementsOf(men.subList(3, 6));
 		assertThat(rebuilt).noneMatch((card) -> card.get("super_liked_you").asBoolean());
@@ -243,7 +243,7 @@ class DeckIT extends DeckTestSupport {
 
 		// 24 h after the first super like, only the second is still active
 		this.clock.advance(Duration.ofHours(23).plusMinutes(1));
-		forget(viewer);
+		forgetDeck(viewer);
 		cards = page(viewer, 100);
 		assertThat(ids(cards).get(0)).isEqualTo(second);
 		assertThat(cards.get(0).get("super_liked_you").asBoolean()).isTrue();
@@ -344,7 +344,7 @@ class DeckIT extends DeckTestSupport {
 		swiped.forEach((id) -> swipe(viewer, id, "PASS"));
 		assertThat(ids(page(viewer, 100))).doesNotContainAnyElementsOf(swiped);
 		// that page emptied the deck: its background refill reads the filter too
-		await().atMost(Duration.ofSeconds(10)).until(() -> !this.redis.hasKey("deck-refill:{" + viewer + "}"));
+		awaitNoRefill(viewer);
 
 		this.redis.execute((org.springframework.data.redis.core.RedisCallback<Object>) (connection) -> {
 			connection.serverCommands().flushAll();
@@ -415,10 +415,6 @@ class DeckIT extends DeckTestSupport {
 			.param("id", userId)
 			.query(Double.class)
 			.single();
-	}
-
-	private void forget(long viewer) {
-		this.redis.delete("deck:{" + viewer + "}");
 	}
 
 	private static Person copy(Person person, long id) {

@@ -41,6 +41,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
+import static org.awaitility.Awaitility.await;
+
 /**
  * The deck tests' shared context and helpers (the boost tests of another package share
  * them too): profiles written to MySQL, swipes written to {@code swipe_history} and
@@ -252,6 +254,21 @@ public abstract class DeckTestSupport {
 			}
 		}
 		throw new AssertionError("FLUSHALL left " + left);
+	}
+
+	/**
+	 * Drops the user's stored deck, so that the next page assembles a new one, once any
+	 * refill of it has ended: a refill still running would append its cards to the
+	 * emptied key.
+	 */
+	protected void forgetDeck(long userId) {
+		awaitNoRefill(userId);
+		this.redis.delete("deck:{" + userId + "}");
+	}
+
+	/** Waits until no background refill of the user's deck is running. */
+	protected void awaitNoRefill(long userId) {
+		await().atMost(Duration.ofSeconds(30)).until(() -> !this.redis.hasKey("deck-refill:{" + userId + "}"));
 	}
 
 	/** The user ids of the cards still in the user's stored deck, next first. */

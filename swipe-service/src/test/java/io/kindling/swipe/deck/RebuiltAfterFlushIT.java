@@ -85,7 +85,7 @@ class RebuiltAfterFlushIT extends DeckTestSupport {
 		this.clock.advance(Duration.ofMinutes(31));
 		flushRedis();
 		assertThat(post(booster, "/api/boosts").status()).isEqualTo(HttpStatus.TOO_MANY_REQUESTS.value());
-		this.redis.delete("deck:{" + viewer + "}");
+		forgetDeck(viewer);
 		assertThat(page(viewer, 100)).noneMatch((card) -> card.get("boosted").asBoolean());
 	}
 
