@@ -10,8 +10,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -37,6 +39,11 @@ import redis.clients.jedis.util.JedisClusterCRC16;
  * took; exits 1 when a check fails (keeping the state directory and its logs).
  */
 public final class StackBench {
+
+	/** What {@code ./kindling up --cluster} starts, by the name its pid file has. */
+	private static final Set<String> STARTED = Set.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
+			"mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1", "swipe-service-2",
+			"outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
 
 	/**
 	 * The topic and room size every join of the drill uses; the killed primary holds its
@@ -102,8 +109,9 @@ public final class StackBench {
 				return false;
 			}
 			pids = pids();
-			check(pids.size() == 15, "15 processes started (6 Redis, MariaDB, Kafka, 6 services, balancer): %s",
-					pids.keySet());
+			check(pids.keySet().equals(STARTED),
+					"16 processes started (6 Redis, MariaDB, Kafka, 6 services, the balancer, the web client): %s",
+					new TreeSet<>(pids.keySet()));
 			drill();
 		}
 		catch (RuntimeException | AssertionError ex) {
