@@ -24,10 +24,9 @@ import io.kindling.infra.test.RedisMode;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,25 +46,14 @@ import static org.awaitility.Awaitility.await;
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_swipe", redis = RedisMode.SENTINEL)
 class SwipesFailoverIT extends SwipeTestBase {
 
-	static SecondInstance other;
+	@RegisterExtension
+	static final SecondInstance other = new SecondInstance();
 
 	@Autowired
 	JsonMapper json;
 
 	@Autowired
 	MeterRegistry meters;
-
-	@BeforeAll
-	static void startTheOtherInstance() {
-		other = new SecondInstance();
-	}
-
-	@AfterAll
-	static void stopTheOtherInstance() throws InterruptedException {
-		if (other != null) {
-			other.close();
-		}
-	}
 
 	@AfterEach
 	void heal() {

@@ -28,9 +28,8 @@ import io.kindling.redis.bloom.ModuleBloomFilter;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.TestTokens;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -54,7 +53,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @TestPropertySource(properties = "kindling.swipe.deck.size=10")
 class SwipesOnClusterIT extends SwipeTestBase {
 
-	static SecondInstance other;
+	@RegisterExtension
+	static final SecondInstance other = new SecondInstance();
 
 	@Autowired
 	JsonMapper json;
@@ -64,18 +64,6 @@ class SwipesOnClusterIT extends SwipeTestBase {
 
 	@Autowired
 	JedisConnectionFactory connectionFactory;
-
-	@BeforeAll
-	static void startTheOtherInstance() {
-		other = new SecondInstance();
-	}
-
-	@AfterAll
-	static void stopTheOtherInstance() throws InterruptedException {
-		if (other != null) {
-			other.close();
-		}
-	}
 
 	@Test
 	void everyScriptCallStaysInOneSlotWhileEveryFeatureWorks() throws InterruptedException {
