@@ -10,6 +10,7 @@ import jakarta.validation.constraints.Size;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -35,6 +36,11 @@ class BanAdminController {
 	}
 
 	@PostMapping("/api/admin/bans")
+	@Operation(summary = "Ban an address or a session",
+			description = "Bans an IP address (`IP`) or a session by its key, the SHA-256 in hex of its token "
+					+ "(`SESSION`), until `expires_at`, or for good when that is null. A bad value or an expiry "
+					+ "not in the future is 400 `bad-ban`, a subject already actively banned 409 "
+					+ "`already-banned`. A banned session that waits in a queue is taken out of it.")
 	@Refuses({ ProblemType.BAD_BAN, ProblemType.ALREADY_BANNED })
 	@ResponseStatus(HttpStatus.CREATED)
 	BanAdmin.ManagedBan ban(@Valid @RequestBody NewBan request) {
@@ -42,6 +48,9 @@ class BanAdminController {
 	}
 
 	@DeleteMapping("/api/admin/bans/{id}")
+	@Operation(summary = "Lift a ban",
+			description = "Removes the ban (204). An id no ban has, never made or lifted already, is 404 "
+					+ "`no-such-ban`.")
 	@Refuses(ProblemType.NO_SUCH_BAN)
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void lift(@PathVariable long id) {
@@ -49,6 +58,10 @@ class BanAdminController {
 	}
 
 	@GetMapping("/api/admin/bans")
+	@Operation(summary = "List bans",
+			description = "Active and expired bans, newest first, `limit` (1 to 200) at a time. Pass `next_cursor` "
+					+ "back as `cursor` for the next page; it is null on the last one, and a cursor that cannot "
+					+ "be read is 400 `bad-cursor`.")
 	@Refuses(ProblemType.BAD_CURSOR)
 	BanAdmin.Page list(@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {

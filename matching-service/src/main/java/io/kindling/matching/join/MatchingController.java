@@ -7,6 +7,7 @@ import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.session.Session;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import org.springframework.http.HttpStatus;
@@ -31,6 +32,13 @@ class MatchingController {
 	 * The session comes first, so a request without one is 401 before its body is read.
 	 */
 	@PostMapping("/api/matching")
+	@Operation(summary = "Join a topic's queue",
+			description = "Puts the session in the queue of `topic_id` for a room of `size` (2 or 3): 202 `waiting` "
+					+ "with an estimated wait, or 200 `matched` when this call formed the room (a size-3 queue "
+					+ "may form a room of two after a while; `room_type` says how many sit in it). 409 "
+					+ "`already-joined` when the session already waits or sits in a room, 400 "
+					+ "`topic-unavailable` for an unknown or retired topic, 403 `banned`, 429 `rate-limited` "
+					+ "with `Retry-After` past the per-address limit.")
 	@ApiResponse(responseCode = "200", description = "Matched at once", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "202", description = "Waiting", useReturnTypeSchema = true)
 	@Refuses({ ProblemType.RATE_LIMITED, ProblemType.BANNED, ProblemType.TOPIC_UNAVAILABLE,
@@ -44,11 +52,16 @@ class MatchingController {
 	}
 
 	@GetMapping("/api/matching")
+	@Operation(summary = "Get the session's matching status",
+			description = "`idle`, `waiting` (the queue and an estimated wait) or `matched` (the room and its "
+					+ "conversation); `status` tells which. A client without the event stream polls this.")
 	MatchingStatus status(Session session, HttpServletRequest http) {
 		return this.joins.status(session, http.getRemoteAddr());
 	}
 
 	@DeleteMapping("/api/matching")
+	@Operation(summary = "Leave the queue or the room",
+			description = "Takes the session out of its queue or its room; 204, also when it was idle.")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void leave(Session session) {
 		this.joins.leave(session);

@@ -7,6 +7,7 @@ import io.kindling.matching.session.Session;
 import io.kindling.matching.session.SessionService;
 import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets.IssuedTicket;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -40,6 +41,13 @@ class EventsController {
 	 * the last event it got.
 	 */
 	@GetMapping(path = "/api/matching/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@Operation(summary = "Open the session's match event stream",
+			description = "Server-sent events: a `matched` event the moment the session's room forms, its data the "
+					+ "body `GET /api/matching` answers when matched and its id the room id. A room formed "
+					+ "before the stream opened is sent at once, unless the client names it as the last event "
+					+ "it got: reconnect with `Last-Event-ID`, or with `last_event_id` beside a new ticket, and "
+					+ "the same room is not sent twice. Opens with the session token, or for a browser's "
+					+ "EventSource with `?ticket=` from `POST /api/matching/events/tickets`.")
 	SseEmitter events(@OrStreamTicket Session session, LastEventId lastEventId) throws Exception {
 		return this.streams.open(session.token(), lastEventId.value(),
 				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session));
@@ -50,6 +58,10 @@ class EventsController {
 	 * {@code GET /api/matching/events?ticket=…}, for a browser's {@code EventSource}.
 	 */
 	@PostMapping("/api/matching/events/tickets")
+	@Operation(summary = "Issue a stream ticket",
+			description = "A ticket that opens this session's event stream once, within a minute (`GET "
+					+ "/api/matching/events?ticket=...`), so that a browser's EventSource can open it without "
+					+ "the session token in the URL.")
 	@ResponseStatus(HttpStatus.CREATED)
 	IssuedTicket ticket(Session session) {
 		return this.sessions.issueTicket(session);

@@ -5,6 +5,7 @@ import jakarta.validation.Valid;
 import io.kindling.matching.session.Session;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 
 import org.springframework.http.HttpStatus;
@@ -24,6 +25,11 @@ class ReportController {
 
 	/** 201 for a new report, 200 when this session reported that room's others before. */
 	@PostMapping("/api/matching/reports")
+	@Operation(summary = "Report the others of the caller's room",
+			description = "Reports the other people of the session's current or last room, with a `reason`. 201 for "
+					+ "a new report; the same session reporting the same room again changes nothing and gets "
+					+ "200 with the same body (the first reason stands). 404 `no-room` when the session never "
+					+ "sat in a room.")
 	@ApiResponse(responseCode = "201", description = "Reported", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Reported before", useReturnTypeSchema = true)
 	@Refuses(ProblemType.NO_ROOM)

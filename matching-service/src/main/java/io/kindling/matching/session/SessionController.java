@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletRequest;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -20,6 +21,10 @@ class SessionController {
 	}
 
 	@PostMapping("/api/sessions")
+	@Operation(summary = "Start an anonymous session",
+			description = "Issues a session token, valid until `expires_at`, to send as `Authorization: Bearer "
+					+ "<token>` on the rooms' calls. It asks for nothing; past the per-address limit it answers "
+					+ "429 `rate-limited` with `Retry-After`.")
 	@Refuses(ProblemType.RATE_LIMITED)
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {

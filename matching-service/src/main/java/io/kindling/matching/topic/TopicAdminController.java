@@ -11,6 +11,7 @@ import jakarta.validation.constraints.Size;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -36,6 +37,9 @@ class TopicAdminController {
 	}
 
 	@PostMapping("/api/admin/topics")
+	@Operation(summary = "Add a topic",
+			description = "Adds an active topic (201). A name is 1 to 100 characters, without blanks around it or "
+					+ "control characters; a name another topic has is 409 `topic-name-taken`.")
 	@Refuses(ProblemType.TOPIC_NAME_TAKEN)
 	@ResponseStatus(HttpStatus.CREATED)
 	TopicAdmin.ManagedTopic add(@Valid @RequestBody NewTopic request) {
@@ -44,12 +48,17 @@ class TopicAdminController {
 
 	/** Renames, retires ({@code "active": false}) or brings back a topic. */
 	@PatchMapping("/api/admin/topics/{id}")
+	@Operation(summary = "Rename, retire or restore a topic",
+			description = "Give `name`, `active` or both: renames the topic, retires it (`\"active\": false`) or "
+					+ "brings it back. An unknown id is 404 `no-such-topic`, a name another topic has 409 "
+					+ "`topic-name-taken`; topics are never deleted.")
 	@Refuses({ ProblemType.NO_SUCH_TOPIC, ProblemType.TOPIC_NAME_TAKEN })
 	TopicAdmin.ManagedTopic change(@PathVariable long id, @Valid @RequestBody TopicChange request) {
 		return this.topics.change(id, request.name(), request.active());
 	}
 
 	@GetMapping("/api/admin/topics")
+	@Operation(summary = "List every topic", description = "Every topic with its `active` flag, retired ones included.")
 	ManagedTopics list() {
 		return new ManagedTopics(this.topics.list());
 	}
