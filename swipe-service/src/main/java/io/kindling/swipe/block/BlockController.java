@@ -6,6 +6,7 @@ import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.block.Blocks.BlockPage;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -35,6 +36,11 @@ class BlockController {
 
 	/** 201 for a new block, 200 for one that was there already. */
 	@PostMapping("/api/blocks")
+	@Operation(summary = "Block someone",
+			description = "Hides the two people from each other everywhere (deck, profiles, likes) and ends a match "
+					+ "between them, which both learn as `match_removed`. 201 for a new block, 200 with the "
+					+ "same body when it was there already. 400 `bad-block` without a `user_id` or for the "
+					+ "caller's own, 422 `unknown-target` when they have no profile.")
 	@ApiResponse(responseCode = "201", description = "Blocked", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Blocked before", useReturnTypeSchema = true)
 	@Refuses({ ProblemType.BAD_BLOCK, ProblemType.UNKNOWN_TARGET })
@@ -49,12 +55,18 @@ class BlockController {
 	}
 
 	@DeleteMapping("/api/blocks/{userId}")
+	@Operation(summary = "Lift a block",
+			description = "The two can see each other again; a match the block ended stays ended. 204, also when "
+					+ "there was no block.")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void unblock(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		this.blocks.unblock(CurrentUser.id(jwt), userId);
 	}
 
 	@GetMapping("/api/blocks")
+	@Operation(summary = "List the people the caller blocked",
+			description = "Newest first; pass `next_cursor` back as `cursor` for the next page (400 `bad-cursor` "
+					+ "for one that cannot be read).")
 	@Refuses(ProblemType.BAD_CURSOR)
 	BlockPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Blocks.PAGE_SIZE) @Min(1) @Max(Blocks.MAX_PAGE_SIZE) int limit) {

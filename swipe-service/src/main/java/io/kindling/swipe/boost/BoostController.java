@@ -5,6 +5,7 @@ import java.time.Instant;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -24,6 +25,10 @@ class BoostController {
 	}
 
 	@PostMapping("/api/boosts")
+	@Operation(summary = "Start a boost",
+			description = "Shows the caller's card in the decks of people nearby whose preferences fit, until "
+					+ "`expires_at`. 409 `boost-active` while one runs, 429 `boost-cooldown` with `Retry-After` "
+					+ "too soon after the last one, 404 `no-profile` without a profile.")
 	@Refuses({ ProblemType.NO_PROFILE, ProblemType.BOOST_ACTIVE, ProblemType.BOOST_COOLDOWN })
 	@ResponseStatus(HttpStatus.CREATED)
 	BoostStarted start(@AuthenticationPrincipal Jwt jwt) {
@@ -32,6 +37,9 @@ class BoostController {
 
 	/** The caller's running boost and the viewers it was served to so far. */
 	@GetMapping("/api/boosts/current")
+	@Operation(summary = "Get the caller's running boost",
+			description = "When it ends, and `views`: how many viewers were served a page holding the boosted card "
+					+ "so far. 404 `no-active-boost` when none runs.")
 	@Refuses(ProblemType.NO_ACTIVE_BOOST)
 	CurrentBoost current(@AuthenticationPrincipal Jwt jwt) {
 		return this.boosts.current(CurrentUser.id(jwt))

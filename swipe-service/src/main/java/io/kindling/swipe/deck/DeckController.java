@@ -7,6 +7,7 @@ import jakarta.validation.constraints.Min;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -24,6 +25,10 @@ class DeckController {
 	}
 
 	@GetMapping("/api/deck")
+	@Operation(summary = "Get the next cards of the deck",
+			description = "The next `limit` (1 to 100) people to swipe on: the caller's super likers first "
+					+ "(`super_liked_you`), then people who fit both sides' preferences, boosted ones marked "
+					+ "`boosted`. A card is served once; 404 `no-profile` until the caller has a profile.")
 	@Refuses(ProblemType.NO_PROFILE)
 	DeckPage deck(@AuthenticationPrincipal Jwt jwt, @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
 		return new DeckPage(this.decks.next(Long.parseLong(jwt.getSubject()), limit));

@@ -4,6 +4,7 @@ import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.likes.LikesYou.LikesPage;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +25,11 @@ class LikesController {
 	}
 
 	@GetMapping("/api/likes")
+	@Operation(summary = "List who likes the caller",
+			description = "People whose like or super like on the caller waits for an answer: the caller has not "
+					+ "swiped on them and neither blocked the other. Super likes first, then likes, each newest "
+					+ "first; pass `next_cursor` back as `cursor` for the next page (400 `bad-cursor` for one "
+					+ "that cannot be read).")
 	@Refuses(ProblemType.BAD_CURSOR)
 	LikesPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + LikesYou.PAGE_SIZE) @Min(1) @Max(LikesYou.MAX_PAGE_SIZE) int limit) {

@@ -4,6 +4,7 @@ import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.Matches.MatchPage;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +29,10 @@ class MatchController {
 	}
 
 	@GetMapping("/api/matches")
+	@Operation(summary = "List the caller's matches",
+			description = "Standing matches, newest first, `user_id` being the other person. Pass `next_cursor` "
+					+ "back as `cursor` for the next page; it is null on the last one, and a cursor that cannot "
+					+ "be read is 400 `bad-cursor`.")
 	@Refuses(ProblemType.BAD_CURSOR)
 	MatchPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Matches.PAGE_SIZE) @Min(1) @Max(Matches.MAX_PAGE_SIZE) int limit) {
@@ -35,6 +40,9 @@ class MatchController {
 	}
 
 	@DeleteMapping("/api/matches/{matchId}")
+	@Operation(summary = "Unmatch",
+			description = "Ends the match (204); both people get `match_removed` on their event streams. Unmatching "
+					+ "again is 204 and changes nothing; 404 `no-such-match` when the match is not the " + "caller's.")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	@Refuses(ProblemType.NO_SUCH_MATCH)
 	void unmatch(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId) {

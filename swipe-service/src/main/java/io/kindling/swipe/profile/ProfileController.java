@@ -6,6 +6,7 @@ import java.util.Set;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -36,12 +37,21 @@ class ProfileController {
 	}
 
 	@PutMapping("/api/profile")
+	@Operation(summary = "Create or replace the caller's profile",
+			description = "Saves the whole profile and answers it as stored, with its exact location and geohash. "
+					+ "422 `too-young` for a birth date under 18 years ago, 400 `bad-age-range` when `age_min` "
+					+ "is above `age_max`.")
 	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE })
 	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
 
 	@GetMapping("/api/profiles/{userId}")
+	@Operation(summary = "Get someone's profile card",
+			description = "What anyone signed in sees of a person: an age, never the birth date, and the distance "
+					+ "from the caller in whole kilometres (null while the caller has no profile), never a "
+					+ "location. 404 `no-such-profile` when there is no such profile or either of the two "
+					+ "blocked the other.")
 	@Refuses(ProblemType.NO_SUCH_PROFILE)
 	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		return this.profiles.card(CurrentUser.id(jwt), userId);

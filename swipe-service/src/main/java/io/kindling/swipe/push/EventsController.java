@@ -4,6 +4,7 @@ import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -32,6 +33,14 @@ class EventsController {
 	 * bearer JWT or a stream ticket ({@code ?ticket=}, checked by the security filters).
 	 */
 	@GetMapping(path = "/api/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	@Operation(summary = "Open the caller's match event stream",
+			description = "Server-sent events as matches are made or ended: `match_created` and `match_removed`, "
+					+ "each `{\"match_id\",\"user_id\",\"matched_at\"}` with `user_id` the other person (a "
+					+ "match ended by a block is `match_removed` too). Opened without an id, the stream first "
+					+ "sends a `position` event, `{\"last_event_id\"}`, with that same id; every event has an "
+					+ "id, and a client that reconnects with `Last-Event-ID` (or `last_event_id` beside a new "
+					+ "ticket) gets what it missed. Opens with the bearer JWT, or for a browser's EventSource "
+					+ "with `?ticket=` from `POST /api/events/tickets`.")
 	SseEmitter events(@AuthenticationPrincipal Object caller, LastEventId lastEventId) throws Exception {
 		return this.streams.open(CurrentUser.ofPrincipal(caller), lastEventId.value());
 	}
@@ -41,6 +50,10 @@ class EventsController {
 	 * {@code GET /api/events?ticket=…}, for a browser's {@code EventSource}.
 	 */
 	@PostMapping("/api/events/tickets")
+	@Operation(summary = "Issue a stream ticket",
+			description = "A ticket that opens the caller's event stream once, within a minute (`GET "
+					+ "/api/events?ticket=...`), so that a browser's EventSource can open it without the JWT in "
+					+ "the URL.")
 	@ResponseStatus(HttpStatus.CREATED)
 	IssuedTicket ticket(@AuthenticationPrincipal Jwt jwt) {
 		return this.tickets.issue(String.valueOf(CurrentUser.id(jwt)));

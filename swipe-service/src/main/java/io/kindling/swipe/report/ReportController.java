@@ -3,6 +3,7 @@ package io.kindling.swipe.report;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -23,6 +24,11 @@ class ReportController {
 	}
 
 	@PostMapping("/api/reports")
+	@Operation(summary = "Report someone",
+			description = "Files a report for the moderators, with a `reason` from a fixed list and optional "
+					+ "`details` (at most 1,000 characters), and blocks the person as `POST /api/blocks` does. "
+					+ "Every report is kept, a second one about the same person too. 422 `unknown-target` when "
+					+ "they have no profile.")
 	@Refuses(ProblemType.BAD_REPORT)
 	@ResponseStatus(HttpStatus.CREATED)
 	Reports.Report report(@AuthenticationPrincipal Jwt jwt, @RequestBody ReportRequest request) {

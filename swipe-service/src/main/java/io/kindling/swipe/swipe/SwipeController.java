@@ -6,6 +6,7 @@ import java.util.regex.Pattern;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
+import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import org.jspecify.annotations.Nullable;
 
@@ -39,6 +40,13 @@ class SwipeController {
 	}
 
 	@PostMapping("/api/swipes")
+	@Operation(summary = "Swipe on someone",
+			description = "Records a `LIKE`, `PASS` or `SUPER_LIKE` on `target_user_id` and answers whether it made "
+					+ "a match. Send one new `Idempotency-Key` per swipe: a retry with the same key and body "
+					+ "gets the same answer with `Idempotent-Replayed: true`, the same key with another body is "
+					+ "409 `idempotency-key-reused`. 409 `already-swiped` while a swipe on that person stands "
+					+ "(rewind first), 429 `daily-limit-reached` with `Retry-After` once today's likes or super "
+					+ "likes are used up, 422 `unknown-target` when the target has no profile.")
 	@Refuses({ ProblemType.BAD_IDEMPOTENCY_KEY, ProblemType.BAD_SWIPE, ProblemType.SELF_SWIPE,
 			ProblemType.UNKNOWN_TARGET, ProblemType.ALREADY_SWIPED, ProblemType.IDEMPOTENCY_KEY_REUSED,
 			ProblemType.DAILY_LIMIT_REACHED })
@@ -65,6 +73,10 @@ class SwipeController {
 	}
 
 	@DeleteMapping("/api/swipes/last")
+	@Operation(summary = "Rewind the last swipe",
+			description = "Takes back the caller's last swipe (204), so that person can come back in the deck. 404 "
+					+ "`nothing-to-rewind` when there is none, 409 `swipe-made-a-match` when it made a match "
+					+ "(unmatch instead).")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	@Refuses({ ProblemType.NOTHING_TO_REWIND, ProblemType.SWIPE_MADE_A_MATCH })
 	void rewind(@AuthenticationPrincipal Jwt jwt) {
