@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Pattern;
 
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
+import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -32,11 +33,19 @@ class ParkedController {
 	}
 
 	@GetMapping
+	@Operation(summary = "List parked outbox rows",
+			description = "Events the relay stopped trying to publish after its maximum attempts, each with its "
+					+ "source, type, key, attempts and last error; they no longer hold back their key's later "
+					+ "events. At most `limit` (1 to 1000) of them.")
 	Parked list(@RequestParam(defaultValue = "100") @Min(1) @Max(1000) int limit) {
 		return new Parked(this.parkedRows.list(limit));
 	}
 
 	@PostMapping("/{id}/retry")
+	@Operation(summary = "Retry a parked row",
+			description = "Resets the row's attempts so that it is published with the relay's next batch (`status` "
+					+ "is always `queued`). 404 `parked-row-not-found` when no parked row has this event id, "
+					+ "400 when the id is not an event id.")
 	@Refuses(ProblemType.PARKED_ROW_NOT_FOUND)
 	Retried retry(@PathVariable @Pattern(regexp = EVENT_ID) String id) {
 		ParkedRow row = this.parkedRows.retry(id);
