@@ -35,10 +35,10 @@ import tools.jackson.databind.node.ObjectNode;
 
 /**
  * A service's OpenAPI description as the service serves it ({@code /v3/api-docs}), and
- * what each service's description test checks with it: that every endpoint is in it, that
- * real answers validate against it (status, media type, and the body against the schema,
- * with no property the schema does not name), and that the copy committed under
- * {@code docs/api/} is the same document.
+ * what each service's description test checks with it: that every endpoint is in it with
+ * a summary, that real answers validate against it (status, media type, and the body
+ * against the schema, with no property the schema does not name), and that the copy
+ * committed under {@code docs/api/} is the same document.
  */
 public final class ApiContract {
 
@@ -102,7 +102,7 @@ public final class ApiContract {
 
 	/**
 	 * Fails naming each of {@code handlers} ({@code GET /api/topics}, as the service maps
-	 * them) that the description lacks.
+	 * them) that the description lacks, then each operation without a summary.
 	 */
 	public void assertDescribes(Collection<String> handlers) {
 		Set<String> operations = operations();
@@ -115,6 +115,26 @@ public final class ApiContract {
 			throw new AssertionError("The OpenAPI description lacks " + missing
 					+ ": a handler that springdoc does not see (hidden, or not a @RestController)? It describes "
 					+ operations);
+		}
+		assertSummarised();
+	}
+
+	/**
+	 * Fails naming each operation without a summary: Swagger UI would show it as a bare
+	 * path.
+	 */
+	public void assertSummarised() {
+		List<String> bare = new ArrayList<>();
+		for (Map.Entry<String, JsonNode> path : this.description.path("paths").properties()) {
+			for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+				if (operation.getValue().path("summary").asString("").isBlank()) {
+					bare.add(operation.getKey().toUpperCase(Locale.ROOT) + " " + path.getKey());
+				}
+			}
+		}
+		if (!bare.isEmpty()) {
+			throw new AssertionError("The OpenAPI description gives no summary for " + bare.stream().sorted().toList()
+					+ ": give each handler @Operation(summary = \"...\", description = \"...\")");
 		}
 	}
 

@@ -12,6 +12,7 @@ import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ObjectNode;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -22,12 +23,12 @@ class ApiContractTests {
 	private static final String DESCRIPTION = """
 			{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
 			 "paths": {
-			  "/api/things/{id}": {"get": {"responses": {
+			  "/api/things/{id}": {"get": {"summary": "Get a thing", "responses": {
 			   "200": {"description": "OK", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Thing"}}}},
 			   "404": {"description": "No such thing", "content": {"application/problem+json": {"schema": {"allOf": [
 			     {"$ref": "#/components/schemas/Problem"},
 			     {"properties": {"type": {"type": "string", "enum": ["https://kindling.io/problems/no-such-thing"]}}}]}}}}}}},
-			  "/api/things/latest": {"delete": {"responses": {"204": {"description": "Gone"}}}}},
+			  "/api/things/latest": {"delete": {"summary": "Forget the latest thing", "responses": {"204": {"description": "Gone"}}}}},
 			 "components": {"schemas": {
 			  "Thing": {"type": "object", "properties": {"thing_id": {"type": "integer"}, "name": {"type": "string"},
 			    "note": {"type": ["string", "null"]}, "created_at": {"type": "string", "format": "date-time"}},
@@ -87,6 +88,20 @@ class ApiContractTests {
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> this.contract.assertDescribes(List.of("GET /api/things/{id}", "PUT /api/things/{id}")))
 			.withMessageContaining("lacks [PUT /api/things/{id}]");
+	}
+
+	@Test
+	void anOperationWithoutASummaryFails() {
+		this.contract.assertSummarised();
+		ObjectNode unsummarised = (ObjectNode) this.contract.description().deepCopy();
+		((ObjectNode) unsummarised.at("/paths/~1api~1things~1latest/delete")).remove("summary");
+		((ObjectNode) unsummarised.at("/paths/~1api~1things~1{id}/get")).put("summary", " ");
+		ApiContract bare = new ApiContract(unsummarised);
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(bare::assertSummarised)
+			.withMessageContaining("no summary for [DELETE /api/things/latest, GET /api/things/{id}]");
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> bare.assertDescribes(List.of("GET /api/things/{id}", "DELETE /api/things/latest")))
+			.withMessageContaining("no summary for");
 	}
 
 	@Test
