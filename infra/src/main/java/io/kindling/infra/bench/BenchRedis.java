@@ -3,6 +3,7 @@ package io.kindling.infra.bench;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Consumer;
 
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.UnifiedJedis;
@@ -72,6 +73,18 @@ public interface BenchRedis extends AutoCloseable {
 
 	@Override
 	void close();
+
+	/** Starts the servers of a mode, closing whatever of them started if they cannot. */
+	static <T> T startOrClose(T servers, Consumer<T> start, Consumer<T> close) {
+		try {
+			start.accept(servers);
+			return servers;
+		}
+		catch (RuntimeException ex) {
+			close.accept(servers);
+			throw ex;
+		}
+	}
 
 	/** How to run Redis; another mode is one more constant and one more class. */
 	enum Mode {

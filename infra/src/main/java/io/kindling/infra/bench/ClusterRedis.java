@@ -27,15 +27,8 @@ final class ClusterRedis implements BenchRedis {
 	}
 
 	static ClusterRedis start(Path dir) {
-		RedisCluster cluster = new RedisCluster(dir);
-		try {
-			cluster.start();
-		}
-		catch (RuntimeException ex) {
-			cluster.close();
-			throw ex;
-		}
-		return new ClusterRedis(cluster);
+		return new ClusterRedis(
+				BenchRedis.startOrClose(new RedisCluster(dir), RedisCluster::start, RedisCluster::close));
 	}
 
 	@Override

@@ -33,15 +33,8 @@ final class SentinelRedis implements BenchRedis {
 	}
 
 	static SentinelRedis start(Path dir) {
-		RedisSentinels sentinels = new RedisSentinels(dir);
-		try {
-			sentinels.start();
-		}
-		catch (RuntimeException ex) {
-			sentinels.close();
-			throw ex;
-		}
-		return new SentinelRedis(sentinels);
+		return new SentinelRedis(
+				BenchRedis.startOrClose(new RedisSentinels(dir), RedisSentinels::start, RedisSentinels::close));
 	}
 
 	@Override

@@ -21,15 +21,8 @@ final class StandaloneRedis implements BenchRedis {
 	}
 
 	static StandaloneRedis start(Path dir) {
-		RedisServer server = new RedisServer(dir, FreePorts.pick());
-		try {
-			server.start();
-		}
-		catch (RuntimeException ex) {
-			server.close();
-			throw ex;
-		}
-		return new StandaloneRedis(server);
+		return new StandaloneRedis(BenchRedis.startOrClose(new RedisServer(dir, FreePorts.pick()), RedisServer::start,
+				RedisServer::close));
 	}
 
 	@Override
