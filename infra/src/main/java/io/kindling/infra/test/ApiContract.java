@@ -105,6 +105,9 @@ public final class ApiContract {
 	 * them) that the description lacks, then each operation without a summary.
 	 */
 	public void assertDescribes(Collection<String> handlers) {
+		if (handlers.isEmpty()) {
+			throw new AssertionError("no handlers to compare with the description: the lookup found none");
+		}
 		Set<String> operations = operations();
 		List<String> missing = handlers.stream()
 			.map(ApiContract::withoutPatterns)
@@ -117,6 +120,22 @@ public final class ApiContract {
 					+ operations);
 		}
 		assertSummarised();
+	}
+
+	/**
+	 * Swagger UI is open to anyone: {@code /swagger-ui.html} redirects to its page.
+	 * @param http a client that sends no credentials
+	 */
+	public static void assertSwaggerUiServed(ServiceClient http) {
+		Response ui = http.get("/swagger-ui.html", null);
+		String page = ui.header("Location").orElse(null);
+		if (ui.status() != 302 || page == null) {
+			throw new AssertionError("/swagger-ui.html answered " + ui.status() + ", not a redirect to Swagger UI");
+		}
+		Response served = http.get(page, null);
+		if (served.status() != 200 || !served.body().contains("swagger-ui")) {
+			throw new AssertionError(page + " answered " + served.status() + " without Swagger UI");
+		}
 	}
 
 	/**

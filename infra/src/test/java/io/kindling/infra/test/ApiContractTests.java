@@ -88,6 +88,9 @@ class ApiContractTests {
 		assertThatExceptionOfType(AssertionError.class)
 			.isThrownBy(() -> this.contract.assertDescribes(List.of("GET /api/things/{id}", "PUT /api/things/{id}")))
 			.withMessageContaining("lacks [PUT /api/things/{id}]");
+		// a lookup that found no handler proves nothing
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> this.contract.assertDescribes(List.of()))
+			.withMessageContaining("found none");
 	}
 
 	@Test
