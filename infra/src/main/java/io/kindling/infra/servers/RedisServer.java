@@ -51,12 +51,17 @@ public final class RedisServer extends ServerProcess {
 	 * once.
 	 */
 	public void awaitReplicated(Duration timeout) {
+		awaitReplicated(this.port, timeout);
+	}
+
+	/** As {@link #awaitReplicated(Duration)}, for a primary on this loopback port. */
+	public static void awaitReplicated(int port, Duration timeout) {
 		long written;
-		try (Jedis jedis = new Jedis("127.0.0.1", this.port, 1_000)) {
+		try (Jedis jedis = new Jedis("127.0.0.1", port, 1_000)) {
 			written = field(jedis.info("replication"), MASTER_OFFSET);
 		}
-		FreePorts.await("the replicas of " + this.port + " at offset " + written, timeout, () -> {
-			try (Jedis jedis = new Jedis("127.0.0.1", this.port, 1_000)) {
+		FreePorts.await("the replicas of " + port + " at offset " + written, timeout, () -> {
+			try (Jedis jedis = new Jedis("127.0.0.1", port, 1_000)) {
 				Matcher replicas = REPLICA_OFFSET.matcher(jedis.info("replication"));
 				boolean any = false;
 				while (replicas.find()) {

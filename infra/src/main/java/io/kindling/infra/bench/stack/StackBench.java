@@ -24,6 +24,7 @@ import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.RedisServer;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.util.JedisClusterCRC16;
@@ -154,7 +155,7 @@ public final class StackBench {
 		ClusterNodes nodes = ClusterNodes.read(this.ports.redis());
 		ClusterNodes.Node primary = nodes.primaryOf(queueSlot);
 		ClusterNodes.Node replica = nodes.replicaOf(primary);
-		awaitReplicated(primary, replica);
+		RedisServer.awaitReplicated(primary.port(), Duration.ofSeconds(10));
 		String waiting = session();
 		String partner = session();
 		long pid = pidOf("redis-" + (primary.port() - this.ports.redis() + 1));
@@ -287,24 +288,6 @@ public final class StackBench {
 	}
 
 	// --- Redis Cluster
-
-	private void awaitReplicated(ClusterNodes.Node primary, ClusterNodes.Node replica) {
-		try (Jedis jedis = new Jedis("127.0.0.1", primary.port())) {
-			long offset = Long.parseLong(infoField(jedis.info("replication"), "master_repl_offset"));
-			try (Jedis follower = new Jedis("127.0.0.1", replica.port())) {
-				FreePorts.await("the replica to catch up", Duration.ofSeconds(10),
-						() -> Long.parseLong(infoField(follower.info("replication"), "slave_repl_offset")) >= offset);
-			}
-		}
-	}
-
-	private static String infoField(String info, String field) {
-		return info.lines()
-			.filter((line) -> line.startsWith(field + ":"))
-			.map((line) -> line.substring(field.length() + 1).strip())
-			.findFirst()
-			.orElse("-1");
-	}
 
 	/**
 	 * Two new user ids whose match key hashes to a slot of the primary that holds
