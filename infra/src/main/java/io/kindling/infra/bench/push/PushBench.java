@@ -14,7 +14,6 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -114,17 +113,11 @@ public final class PushBench {
 			System.out.println("partners like back...");
 			// the CPU from the first measured call: the warm-up's is not the steady
 			// state's
-			AtomicReference<CpuTime> cpuBefore = new AtomicReference<>();
-			AtomicLong measuredStarted = new AtomicLong();
+			AtomicReference<CpuMark> measuredFrom = new AtomicReference<>();
 			Load.OpenResult run = Load.openLoop(rate, Duration.ofSeconds(warmup), Duration.ofSeconds(seconds),
 					(call) -> {
-						if (call.measured() && cpuBefore.get() == null) {
-							synchronized (cpuBefore) {
-								if (cpuBefore.get() == null) {
-									measuredStarted.set(System.nanoTime());
-									cpuBefore.set(stack.cpu());
-								}
-							}
+						if (call.measured() && measuredFrom.get() == null) {
+							measuredFrom.compareAndSet(null, new CpuMark(System.nanoTime(), stack.cpu()));
 						}
 						long partner = online + 1 + call.index();
 						long user = 1 + call.index() % online;
@@ -148,8 +141,9 @@ public final class PushBench {
 			// a poll lists a match at most a second after it is made; give the slowest
 			// two
 			TimeUnit.SECONDS.sleep(2);
-			CpuTime cpu = (cpuBefore.get() != null) ? stack.cpu().minus(cpuBefore.get()) : CpuTime.NONE;
-			double wallSeconds = (System.nanoTime() - measuredStarted.get()) / 1e9;
+			CpuMark from = measuredFrom.get();
+			CpuTime cpu = (from != null) ? stack.cpu().minus(from.cpu()) : CpuTime.NONE;
+			double wallSeconds = (from != null) ? (System.nanoTime() - from.nanos()) / 1e9 : 0;
 			users.forEach(Online::stop);
 			String load = BenchHost.loadAverage(" ");
 
@@ -341,6 +335,11 @@ public final class PushBench {
 			this.stopped.set(true);
 			this.stream.close();
 		}
+
+	}
+
+	/** The CPU the stack had spent at a moment ({@link System#nanoTime()}). */
+	private record CpuMark(long nanos, CpuTime cpu) {
 
 	}
 
