@@ -148,8 +148,9 @@ public class RoomFormer {
 		Instant now = now();
 		FormRoomScript.Result result = this.formRoom.form(waiting.queue(), now, Optional.of(waiting.entry(token)));
 		settle(waiting.queue(), result, now);
-		if (result.place() == FormRoomScript.Place.NONE) {
-			repairIfOrphaned(token, waiting, now);
+		// a join between its claim and its entry looks the same: give it time
+		if (result.place() == FormRoomScript.Place.NONE && pastGrace(waiting, now)) {
+			setIdle(token, waiting);
 		}
 	}
 
@@ -167,11 +168,6 @@ public class RoomFormer {
 		return (retry || pastGrace(waiting, now))
 				&& this.formRoom.find(waiting.queue(), waiting.entry(token), now) == FormRoomScript.Place.NONE
 				&& setIdle(token, waiting);
-	}
-
-	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, Instant now) {
-		// a join between its claim and its entry looks the same: give it time
-		return pastGrace(waiting, now) && setIdle(token, waiting);
 	}
 
 	private static boolean pastGrace(TokenState.Waiting waiting, Instant now) {
