@@ -41,8 +41,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-import static org.awaitility.Awaitility.await;
-
 /**
  * The deck tests' shared context and helpers (the boost tests of another package share
  * them too): profiles written to MySQL, swipes written to {@code swipe_history} and
@@ -59,6 +57,8 @@ import static org.awaitility.Awaitility.await;
 public abstract class DeckTestSupport {
 
 	protected static final Instant START = Instant.parse("2026-06-01T12:00:00Z");
+
+	private static final Duration REFILL_TIMEOUT = Duration.ofSeconds(30);
 
 	@LocalServerPort
 	protected int port;
@@ -256,19 +256,14 @@ public abstract class DeckTestSupport {
 		throw new AssertionError("FLUSHALL left " + left);
 	}
 
-	/**
-	 * Drops the user's stored deck, so that the next page assembles a new one, once any
-	 * refill of it has ended: a refill still running would append its cards to the
-	 * emptied key.
-	 */
+	/** {@link StoredDecks#forget}: the next page assembles a new deck. */
 	protected void forgetDeck(long userId) {
-		awaitNoRefill(userId);
-		this.redis.delete("deck:{" + userId + "}");
+		StoredDecks.forget(this.redis, userId, REFILL_TIMEOUT);
 	}
 
-	/** Waits until no background refill of the user's deck is running. */
+	/** {@link StoredDecks#awaitNoRefill}. */
 	protected void awaitNoRefill(long userId) {
-		await().atMost(Duration.ofSeconds(30)).until(() -> !this.redis.hasKey("deck-refill:{" + userId + "}"));
+		StoredDecks.awaitNoRefill(this.redis, userId, REFILL_TIMEOUT);
 	}
 
 	/** The user ids of the cards still in the user's stored deck, next first. */

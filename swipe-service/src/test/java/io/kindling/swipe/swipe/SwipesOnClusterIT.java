@@ -27,6 +27,7 @@ import io.kindling.redis.bloom.BloomSpec;
 import io.kindling.redis.bloom.ModuleBloomFilter;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.TestTokens;
+import io.kindling.swipe.deck.StoredDecks;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -55,6 +56,8 @@ class SwipesOnClusterIT extends SwipeTestBase {
 
 	@RegisterExtension
 	static final SecondInstance other = new SecondInstance();
+
+	private static final Duration REFILL_TIMEOUT = Duration.ofSeconds(10);
 
 	@Autowired
 	JsonMapper json;
@@ -151,7 +154,7 @@ class SwipesOnClusterIT extends SwipeTestBase {
 		assertThat(this.json.readTree(missed.data()).get("user_id").asLong()).isEqualTo(shown.get(1));
 
 		// a deck assembled now comes through the history filter: nobody swiped
-		this.redis.delete("deck:{" + viewer + "}");
+		StoredDecks.forget(this.redis, viewer, REFILL_TIMEOUT);
 		List<Long> unswiped = new ArrayList<>(men);
 		unswiped.removeAll(shown);
 		assertThat(ids(deck(viewer, 20))).containsExactlyInAnyOrderElementsOf(concat(unswiped, booster, superLiker));
@@ -171,9 +174,7 @@ class SwipesOnClusterIT extends SwipeTestBase {
 
 	/** A background refill of the deck is done (it appended, or found nobody new). */
 	private void awaitNoRefill(long userId) {
-		org.awaitility.Awaitility.await()
-			.atMost(Duration.ofSeconds(10))
-			.until(() -> !Boolean.TRUE.equals(this.redis.hasKey("deck-refill:{" + userId + "}")));
+		StoredDecks.awaitNoRefill(this.redis, userId, REFILL_TIMEOUT);
 	}
 
 	/**
