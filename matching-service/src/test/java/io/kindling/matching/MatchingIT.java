@@ -23,6 +23,7 @@ import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.fuzz.RawHttp;
+import io.kindling.matching.queue.ClaimStore;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
@@ -31,9 +32,8 @@ import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.queue.SwapClaimScript;
-import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
-import io.kindling.matching.room.RoomFormer;
+import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -64,6 +64,9 @@ import static org.awaitility.Awaitility.await;
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class MatchingIT {
 
+	private static final RoomClaims.Joined ALREADY_JOINED = new RoomClaims.Joined.Refused(
+			RoomClaims.Refusal.ALREADY_JOINED);
+
 	@LocalServerPort
 	int port;
 
@@ -83,7 +86,7 @@ class MatchingIT {
 	RestoreRoomScript restoreRoom;
 
 	@Autowired
-	RoomFormer former;
+	RoomClaims claims;
 
 	@Autowired
 	ClaimWaitingScript claimWaiting;
@@ -92,7 +95,7 @@ class MatchingIT {
 	SwapClaimScript swapClaims;
 
 	@Autowired
-	TokenClaims claims;
+	ClaimStore store;
 
 	@Autowired
 	DataSource dataSource;
@@ -505,21 +508,22 @@ class MatchingIT {
 		PoppedRoom room = popped.room().get();
 		assertThat(this.restoreRoom.restore(room, Set.copyOf(room.participants()))).isEqualTo(2);
 		// whoever is waiting is refused, in this queue or another, and nothing changes
-		assertThat(this.former.join(a, queue, now).joined()).isFalse();
-		assertThat(this.former.join(a, new MatchQueue(2, 3), now).joined()).isFalse();
+		assertThat(this.claims.join(a, "127.0.0.1", queue)).isEqualTo(ALREADY_JOINED);
+		assertThat(this.claims.join(a, "127.0.0.1", new MatchQueue(2, 3))).isEqualTo(ALREADY_JOINED);
 		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
 
 		// before anyone polls, c joins: its own call forms the room of the two who waited
 		// longest and leaves c queued (no former can pop c between its enqueue and its
 		// try)
-		RoomFormer.Attempt joined = this.former.join(c, queue, now.plusMillis(5));
-		assertThat(joined.joined()).isTrue();
-		assertThat(joined.formed())
-			.hasValueSatisfying((formed) -> assertThat(formed.tokens()).containsExactlyInAnyOrder(a, b));
+		this.clock.advance(Duration.ofMillis(5));
+		RoomClaims.Joined joined = this.claims.join(c, "127.0.0.1", queue);
+		assertThat(joined).isInstanceOfSatisfying(RoomClaims.Joined.Holds.class,
+				(holds) -> assertThat(holds.claim()).isInstanceOf(TokenState.Waiting.class));
 		assertThat(this.api.status(a).field("status")).isEqualTo("matched");
+		assertThat(this.api.status(b).body()).isEqualTo(this.api.status(a).body());
 		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
 		// and whoever is in a room is refused
-		assertThat(this.former.join(b, queue, now).joined()).isFalse();
+		assertThat(this.claims.join(b, "127.0.0.1", queue)).isEqualTo(ALREADY_JOINED);
 		assertThat(tokensIn(RedisKeys.queue(1, 2))).containsExactly(c);
 	}
 
@@ -599,7 +603,7 @@ class MatchingIT {
 
 		// another queue within the grace: that join may still be on its way
 		assertThat(this.api.join(a, 1, 2).status()).isEqualTo(409);
-		assertThat(this.claims.read(a)).isEqualTo(lost);
+		assertThat(this.store.read(a)).isEqualTo(lost);
 		// the same queue again is the retry: it waits there now, in the queue this time
 		Response retried = this.api.join(a, 3, 2);
 		assertThat(retried.status()).as(retried.body()).isEqualTo(202);
@@ -628,7 +632,7 @@ class MatchingIT {
 			.isTrue();
 		double recoveredBefore = recovered();
 		assertThat(this.api.status(a).field("status")).as("its former may still be writing it").isEqualTo("waiting");
-		this.clock.advance(RoomFormer.ORPHAN_GRACE);
+		this.clock.advance(RoomClaims.ORPHAN_GRACE);
 		assertThat(this.api.status(a).body()).isEqualTo(matched.body());
 		assertThat(this.api.status(b).body()).isEqualTo(matched.body());
 		assertThat(recovered()).isEqualTo(recoveredBefore + 1);
@@ -642,7 +646,7 @@ class MatchingIT {
 		assertThat(this.swapClaims
 			.swap(new SwapClaimScript.Swap(c, new TokenState.Idle(), neverWritten, Duration.ofMinutes(1)))).isTrue();
 		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
-		this.clock.advance(RoomFormer.ORPHAN_GRACE);
+		this.clock.advance(RoomClaims.ORPHAN_GRACE);
 		assertThat(this.api.status(c).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(c, 1, 2).status()).isEqualTo(202);
 	}
@@ -653,7 +657,7 @@ class MatchingIT {
 		String b = this.api.session();
 		MatchQueue queue = new MatchQueue(2, 2);
 		this.api.join(a, 2, 2);
-		TokenState.Waiting aWaits = (TokenState.Waiting) this.claims.read(a);
+		TokenState.Waiting aWaits = (TokenState.Waiting) this.store.read(a);
 		long before = countConversations();
 		CompletableFuture<Response> bJoins;
 		// MySQL holds the room's write (a's seat is being inserted by another

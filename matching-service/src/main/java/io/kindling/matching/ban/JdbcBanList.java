@@ -14,6 +14,9 @@ import io.kindling.outbox.SqlTime;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
@@ -79,8 +82,11 @@ class JdbcBanList implements BanList {
 
 	/**
 	 * Reads the table again at the next question: a ban or a lift made here bites at once
-	 * on this instance (the others' caches follow within their TTL).
+	 * on this instance (the others' caches follow within their TTL). First of all those
+	 * told, so that whoever acts on the change asks the table as it is now.
 	 */
+	@EventListener(BansChanged.class)
+	@Order(Ordered.HIGHEST_PRECEDENCE)
 	void forget() {
 		HeldRead<Snapshot> cache = this.held;
 		if (cache != null) {

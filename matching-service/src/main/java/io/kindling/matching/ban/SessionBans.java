@@ -7,14 +7,13 @@ import java.util.Collection;
 import java.util.List;
 import java.util.UUID;
 
-import io.kindling.matching.queue.QueueEviction;
-import io.kindling.matching.session.SessionService;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
@@ -23,8 +22,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Bans sessions and makes a ban bite: the row and its {@code SESSION_BANNED} event in the
- * caller's transaction, then, once committed, this instance's ban cache read again and
- * the session taken out of its queue.
+ * caller's transaction, then, once committed, {@link BansChanged} told: this instance's
+ * ban list reads the table again, and the sessions banned leave their queues.
  */
 @Component
 public class SessionBans {
@@ -37,21 +36,14 @@ public class SessionBans {
 
 	private final Clock clock;
 
-	private final JdbcBanList banList;
+	private final ApplicationEventPublisher events;
 
-	private final SessionService sessions;
-
-	private final QueueEviction eviction;
-
-	SessionBans(JdbcClient jdbc, OutboxWriter outbox, JsonMapper json, Clock clock, JdbcBanList banList,
-			SessionService sessions, QueueEviction eviction) {
+	SessionBans(JdbcClient jdbc, OutboxWriter outbox, JsonMapper json, Clock clock, ApplicationEventPublisher events) {
 		this.jdbc = jdbc;
 		this.outbox = outbox;
 		this.json = json;
 		this.clock = clock;
-		this.banList = banList;
-		this.sessions = sessions;
-		this.eviction = eviction;
+		this.events = events;
 	}
 
 	/**
@@ -132,10 +124,7 @@ public class SessionBans {
 	 * within {@code ban-cache-ttl}; forming never seats a banned session meanwhile.
 	 */
 	public void enforce(Collection<String> sessionKeys) {
-		this.banList.forget();
-		for (String sessionKey : sessionKeys) {
-			this.sessions.tokenOf(sessionKey).ifPresent(this.eviction::evict);
-		}
+		this.events.publishEvent(new BansChanged(List.copyOf(sessionKeys)));
 	}
 
 	/** The {@code SESSION_BANNED} payload; the session by its key, never its token. */
