@@ -33,6 +33,8 @@ import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.ratelimit.RateLimited;
+import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -51,6 +53,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.annotation.DirtiesContext;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
@@ -102,6 +105,9 @@ class MatchingIT {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	RateLimiter rateLimiter;
 
 	Api api;
 
@@ -337,6 +343,20 @@ class MatchingIT {
 		assertNothingChanged(token);
 		this.clock.advance(Duration.ofSeconds(Long.parseLong(limited.header("Retry-After").orElseThrow())));
 		assertThat(this.api.join(token, 1, 3).status()).isEqualTo(202);
+	}
+
+	@Test
+	void anIpv4AddressIsLimitedAloneAndAnIpv6AddressByItsSlash64() {
+		for (int i = 1; i <= 30; i++) {
+			this.rateLimiter.countSession("2001:db8:1:2::" + Integer.toHexString(i));
+			this.rateLimiter.countSession("198.51.100." + i);
+		}
+		// any other address of the /64 is over the limit; another /64, or another IPv4
+		// address of the /24, is not
+		assertThatExceptionOfType(RateLimited.class)
+			.isThrownBy(() -> this.rateLimiter.countSession("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+		this.rateLimiter.countSession("2001:db8:1:3::1");
+		this.rateLimiter.countSession("198.51.100.31");
 	}
 
 	@Test

@@ -25,6 +25,18 @@ public final class WebEdgeRules {
 						|| holdsEventStreams(type)
 						|| type.getEnclosingClass().map(WebEdgeRules::isController).orElse(false));
 
+	/**
+	 * Spring's HTTP types, the servlet API and the shared web edge; not its
+	 * {@code Networks}, the arithmetic of addresses that limits and bans count by.
+	 */
+	private static final DescribedPredicate<JavaClass> HTTP_TYPES = DescribedPredicate.describe(
+			"reside in any package ['org.springframework.http..', 'jakarta.servlet..', 'io.kindling.support.web..'] "
+					+ "but Networks",
+			(type) -> type.getPackageName().startsWith("org.springframework.http")
+					|| type.getPackageName().startsWith("jakarta.servlet")
+					|| (type.getPackageName().startsWith("io.kindling.support.web")
+							&& !type.getName().equals("io.kindling.support.web.Networks")));
+
 	private WebEdgeRules() {
 	}
 
@@ -48,8 +60,7 @@ public final class WebEdgeRules {
 			.resideOutsideOfPackages(edge)
 			.and(are(DescribedPredicate.not(WEB_ADAPTERS)))
 			.should()
-			.dependOnClassesThat()
-			.resideInAnyPackage("org.springframework.http..", "jakarta.servlet..", "io.kindling.support.web..")
+			.dependOnClassesThat(HTTP_TYPES)
 			.because("feature code throws domain refusals; the web edge alone turns them into HTTP");
 	}
 

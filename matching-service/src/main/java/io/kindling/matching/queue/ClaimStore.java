@@ -65,4 +65,10 @@ public interface ClaimStore {
 	/** Marks a queue active for the sweeper: people are going back into it. */
 	void markActive(MatchQueue queue, Instant now);
 
+	/** The queues that may hold someone. */
+	List<MatchQueue> activeQueues();
+
+	/** Every entry waiting in the queue, oldest first. */
+	List<QueueEntry> waiting(MatchQueue queue);
+
 }

@@ -4,12 +4,14 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 import io.kindling.redis.LuaScript;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.ZSetOperations;
 import org.springframework.stereotype.Component;
 
 /** The claim store on Redis: each call one script (or one read) on one slot. */
@@ -95,6 +97,24 @@ class RedisClaimStore implements ClaimStore {
 	@Override
 	public void markActive(MatchQueue queue, Instant now) {
 		this.activeQueues.touch(queue, now);
+	}
+
+	@Override
+	public List<MatchQueue> activeQueues() {
+		return this.activeQueues.list().stream().map(ActiveQueues.Active::queue).toList();
+	}
+
+	@Override
+	public List<QueueEntry> waiting(MatchQueue queue) {
+		Set<ZSetOperations.TypedTuple<String>> entries = this.redis.opsForZSet().rangeWithScores(queue.key(), 0, -1);
+		if (entries == null) {
+			return List.of();
+		}
+		return entries.stream()
+			.filter((entry) -> entry.getValue() != null && entry.getScore() != null)
+			.map((entry) -> QueueEntry.parse(Objects.requireNonNull(entry.getValue()),
+					String.valueOf(Objects.requireNonNull(entry.getScore()).longValue())))
+			.toList();
 	}
 
 }

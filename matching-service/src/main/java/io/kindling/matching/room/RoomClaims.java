@@ -5,13 +5,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Predicate;
 
 import io.kindling.matching.MatchingProperties;
@@ -136,7 +134,7 @@ public class RoomClaims {
 			return new Joined.Refused(Refusal.TOPIC_UNAVAILABLE);
 		}
 		Instant now = now();
-		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, newJoinId());
+		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, QueueEntry.newJoinId(address));
 		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
 		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
 				&& repairIfOrphaned(token, held, queue, now)) {
@@ -185,17 +183,18 @@ public class RoomClaims {
 	}
 
 	/**
-	 * A client asks where it is. Waiting: a banned one (its session, or this address) is
-	 * taken out; else its queue gets a try to form a room, and a claim whose entry its
-	 * queue lost is set idle past the grace. Being written past the grace: settled from
-	 * MySQL. Idle: a live room MySQL seats it in, that a failover hid from Redis, is
-	 * restored.
+	 * A client asks where it is. Waiting: a banned one (its session, this address, or the
+	 * address it joined from) is taken out; else its queue gets a try to form a room, and
+	 * a claim whose entry its queue lost is set idle past the grace. Being written past
+	 * the grace: settled from MySQL. Idle: a live room MySQL seats it in, that a failover
+	 * hid from Redis, is restored.
 	 * @param address the client's address, for the ban list; empty when unknown
 	 * @return the claim after the poll
 	 */
 	public TokenState poll(String token, String address) {
 		TokenState state = this.store.read(token);
-		if (state instanceof TokenState.Waiting && this.bans.isBanned(Session.keyOf(token), address)) {
+		if (state instanceof TokenState.Waiting waiting && (this.bans.isBanned(Session.keyOf(token), address)
+				|| this.bans.isAddressBanned(waiting.entry(token).address()))) {
 			evict(token);
 			state = this.store.read(token);
 		}
@@ -349,6 +348,25 @@ public class RoomClaims {
 	}
 
 	/**
+	 * Bans of addresses or networks: every waiting entry the ban list now refuses (its
+	 * session, or the address it joined from) leaves its queue, its claim first, whoever
+	 * waits for it: one read of each active queue.
+	 * @return how many left
+	 */
+	public int evictBanned() {
+		int evicted = 0;
+		for (MatchQueue queue : this.store.activeQueues()) {
+			for (QueueEntry entry : this.store.waiting(queue)) {
+				if (isBanned(entry)) {
+					leaveQueue(entry.token(), waiting(queue, entry));
+					evicted++;
+				}
+			}
+		}
+		return evicted;
+	}
+
+	/**
 	 * This wait's claim goes, then its entry, which goes even when the claim had moved
 	 * on: an entry of a wait that is over must not wait on.
 	 * @return true when the claim was this wait's
@@ -435,9 +453,7 @@ public class RoomClaims {
 	private Optional<RoomFormed> seat(PoppedRoom room, int stillWaiting) {
 		MatchQueue queue = room.queue();
 		List<QueueEntry> participants = room.participants();
-		List<QueueEntry> banned = participants.stream()
-			.filter((entry) -> this.bans.isSessionBanned(Session.keyOf(entry.token())))
-			.toList();
+		List<QueueEntry> banned = participants.stream().filter(this::isBanned).toList();
 		if (!banned.isEmpty()) {
 			dropBanned(room, banned);
 			return Optional.empty();
@@ -490,9 +506,16 @@ public class RoomClaims {
 	}
 
 	/**
-	 * A banned session never sits in a room: it may have joined before its ban reached
-	 * this instance's cache. Its claim goes and its entry with it; the others, whose
-	 * claims were not moved yet, go back to their places.
+	 * Whether the ban list refuses this join: its session, or the address it came from.
+	 */
+	private boolean isBanned(QueueEntry entry) {
+		return this.bans.isBanned(Session.keyOf(entry.token()), entry.address());
+	}
+
+	/**
+	 * A banned session, or one from a banned address, never sits in a room: it may have
+	 * joined before its ban reached this instance. Its claim goes and its entry with it;
+	 * the others, whose claims were not moved yet, go back to their places.
 	 */
 	private void dropBanned(PoppedRoom room, List<QueueEntry> banned) {
 		this.store
@@ -659,12 +682,6 @@ public class RoomClaims {
 
 	private static TokenState.Waiting waiting(MatchQueue queue, QueueEntry entry) {
 		return new TokenState.Waiting(queue, entry.since(), entry.joinId());
-	}
-
-	private static String newJoinId() {
-		byte[] bytes = new byte[8];
-		ThreadLocalRandom.current().nextBytes(bytes);
-		return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
 	}
 
 	/**

@@ -24,8 +24,9 @@ class SessionController {
 	@Operation(summary = "Start an anonymous session",
 			description = "Issues a session token, valid until `expires_at`, to send as `Authorization: Bearer "
 					+ "<token>` on the rooms' calls. It asks for nothing; past the per-address limit it answers "
-					+ "429 `rate-limited` with `Retry-After`.")
-	@Refuses(ProblemType.RATE_LIMITED)
+					+ "429 `rate-limited` with `Retry-After`, and from an address or network on the ban list 403 "
+					+ "`banned`.")
+	@Refuses({ ProblemType.RATE_LIMITED, ProblemType.BANNED })
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {
 		return this.sessions.issue(request.getRemoteAddr());

@@ -8,6 +8,7 @@ import io.kindling.matching.ban.NoSuchBan;
 import io.kindling.matching.join.JoinRefused;
 import io.kindling.matching.ratelimit.RateLimited;
 import io.kindling.matching.report.NoRoomToReport;
+import io.kindling.matching.session.AddressBanned;
 import io.kindling.matching.session.Unauthenticated;
 import io.kindling.matching.topic.TopicNameTaken;
 import io.kindling.matching.topic.TopicNotFound;
@@ -37,6 +38,11 @@ class MatchingProblems {
 	@ExceptionHandler(RateLimited.class)
 	ResponseEntity<ProblemDetail> rateLimited(RateLimited ex) {
 		return Problems.answer(ProblemType.RATE_LIMITED, ex.getMessage(), Problems.retryAfter(ex.retryAfterSeconds()));
+	}
+
+	@ExceptionHandler(AddressBanned.class)
+	ResponseEntity<ProblemDetail> addressBanned(AddressBanned ex) {
+		return Problems.answer(ProblemType.BANNED, ex.getMessage());
 	}
 
 	@ExceptionHandler(AdminTokenRefused.class)

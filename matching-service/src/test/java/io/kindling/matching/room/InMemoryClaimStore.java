@@ -183,6 +183,18 @@ final class InMemoryClaimStore implements ClaimStore {
 		this.active.put(queue, now);
 	}
 
+	@Override
+	public List<MatchQueue> activeQueues() {
+		this.calls++;
+		return List.copyOf(this.active.keySet());
+	}
+
+	@Override
+	public List<QueueEntry> waiting(MatchQueue queue) {
+		this.calls++;
+		return oldestFirst(queue);
+	}
+
 	// --- what the tests look at and do by hand --------------------------------------
 
 	/** The queue's waiting tokens, oldest first. */

@@ -615,8 +615,8 @@ class RoomClaimsTests {
 		}
 
 		@Override
-		public boolean isSessionBanned(String sessionKey) {
-			return bites() && this.sessions.contains(sessionKey);
+		public boolean isAddressBanned(String address) {
+			return bites() && this.addresses.contains(address);
 		}
 
 		private boolean bites() {
