@@ -179,7 +179,8 @@ class MatchingIT {
 		assertThat(waiting.json().get("topic_id").asLong()).isEqualTo(42);
 		assertThat(waiting.json().get("size").asInt()).isEqualTo(2);
 		assertThat(Instant.parse(waiting.field("waiting_since"))).isEqualTo(joinedAt);
-		assertThat(this.api.status(first).body()).isEqualTo(waiting.body());
+		// the same waiting; its estimate may follow a sweep's new queue stats meanwhile
+		assertThat(withoutEstimate(this.api.status(first))).isEqualTo(withoutEstimate(waiting));
 
 		// a time finer than the room keys hold: the join, the polls and the stored
 		// conversation all say the same millisecond

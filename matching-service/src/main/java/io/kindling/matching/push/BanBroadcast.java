@@ -36,12 +36,12 @@ class BanBroadcast {
 
 	private static final Logger log = LoggerFactory.getLogger(BanBroadcast.class);
 
-	/** Tells this instance's own messages from the others'. */
-	private static final String INSTANCE = UUID.randomUUID().toString();
-
 	private final StringRedisTemplate redis;
 
 	private final JsonMapper json;
+
+	/** Tells this instance's own messages from the others'. */
+	private final String instance = UUID.randomUUID().toString();
 
 	BanBroadcast(StringRedisTemplate redis, JsonMapper json) {
 		this.redis = redis;
@@ -50,7 +50,8 @@ class BanBroadcast {
 
 	@Bean
 	RedisMessageListenerContainer bansListener(RedisConnectionFactory connections, ApplicationEventPublisher events) {
-		return PushSubscriptions.container(connections, CHANNEL, new Listener(events, this.json), "bans-delivery");
+		return PushSubscriptions.container(connections, CHANNEL, new Listener(events, this.json, this.instance),
+				"bans-delivery");
 	}
 
 	@EventListener
@@ -60,7 +61,7 @@ class BanBroadcast {
 		}
 		try {
 			this.redis.convertAndSend(CHANNEL, this.json
-				.writeValueAsString(new BansMessage(INSTANCE, changed.sessionKeys(), changed.addresses())));
+				.writeValueAsString(new BansMessage(this.instance, changed.sessionKeys(), changed.addresses())));
 		}
 		catch (DataAccessException ex) {
 			// the ban is made and bites here; elsewhere within ban-cache-ttl
@@ -75,13 +76,16 @@ class BanBroadcast {
 
 	}
 
-	private record Listener(ApplicationEventPublisher events,
-			JsonMapper json) implements MessageListener, SubscriptionListener {
+	/**
+	 * @param instance this instance's name in the messages it sends
+	 */
+	private record Listener(ApplicationEventPublisher events, JsonMapper json,
+			String instance) implements MessageListener, SubscriptionListener {
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
 			BansMessage heard = this.json.readValue(message.getBody(), BansMessage.class);
-			if (!INSTANCE.equals(heard.instance())) {
+			if (!this.instance.equals(heard.instance())) {
 				this.events.publishEvent(BansChanged.made(heard.sessionKeys(), heard.addresses()).heardElsewhere());
 			}
 		}

@@ -29,8 +29,7 @@ final class InMemoryRoomLedger implements RoomLedger {
 
 	private boolean away;
 
-	private Runnable duringWrite = () -> {
-	};
+	private @Nullable Runnable duringNextWrite;
 
 	InMemoryRoomLedger(Duration roomTtl) {
 		this.roomTtl = roomTtl;
@@ -52,7 +51,11 @@ final class InMemoryRoomLedger implements RoomLedger {
 	@Override
 	public long write(PoppedRoom room) {
 		failIfAway();
-		this.duringWrite.run();
+		Runnable meanwhile = this.duringNextWrite;
+		this.duringNextWrite = null;
+		if (meanwhile != null) {
+			meanwhile.run();
+		}
 		Instant now = room.formedAt();
 		Map<String, LiveRoom> taken = new HashMap<>();
 		for (String token : room.tokens()) {
@@ -104,9 +107,12 @@ final class InMemoryRoomLedger implements RoomLedger {
 		this.away = away;
 	}
 
-	/** Something that happens to Redis while MySQL writes a room (a failover). */
-	void duringWrite(Runnable meanwhile) {
-		this.duringWrite = meanwhile;
+	/**
+	 * Something that happens while MySQL writes the next room: a leave, a failover of
+	 * Redis.
+	 */
+	void duringNextWrite(Runnable meanwhile) {
+		this.duringNextWrite = meanwhile;
 	}
 
 	/** The rooms written, in order. */

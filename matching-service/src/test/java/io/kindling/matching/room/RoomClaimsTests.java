@@ -426,14 +426,8 @@ class RoomClaimsTests {
 		@Test
 		void aLeaveKeepsTheLeaverOutOfTheRoomWrittenAfterIt() {
 			join("a", PAIRS);
-			// the room is written while b leaves it between the move of the claims and
-			// the
-			// write
-			RoomClaimsTests.this.ledger.duringWrite(() -> {
-				RoomClaimsTests.this.ledger.duringWrite(() -> {
-				});
-				RoomClaimsTests.this.claims.leave("a");
-			});
+			// a leaves once its claim moved into the room, before MySQL writes it
+			RoomClaimsTests.this.ledger.duringNextWrite(() -> RoomClaimsTests.this.claims.leave("a"));
 
 			holds(RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS));
 
@@ -522,9 +516,7 @@ class RoomClaimsTests {
 			TokenState.Waiting a = join("a", PAIRS);
 			// while the room is written, the promoted replica has a waiting again (its
 			// entry back in the queue) and has never heard of b
-			RoomClaimsTests.this.ledger.duringWrite(() -> {
-				RoomClaimsTests.this.ledger.duringWrite(() -> {
-				});
+			RoomClaimsTests.this.ledger.duringNextWrite(() -> {
 				RoomClaimsTests.this.store.set("a", a);
 				RoomClaimsTests.this.store.addEntry(PAIRS, a.entry("a"));
 				RoomClaimsTests.this.store.set("b", new TokenState.Idle());

@@ -181,19 +181,31 @@ public final class Networks {
 		return bytes;
 	}
 
+	/** Four decimal numbers 0 to 255, without leading zeros, parted by dots. */
 	private static byte @Nullable [] ipv4(String text) {
-		String[] parts = text.split("\\.", -1);
-		if (parts.length != 4) {
-			return null;
-		}
 		byte[] bytes = new byte[4];
-		for (int i = 0; i < 4; i++) {
-			if (!parts[i].matches("0|[1-9][0-9]{0,2}") || Integer.parseInt(parts[i]) > 255) {
+		int part = 0;
+		int value = -1;
+		for (int i = 0; i <= text.length(); i++) {
+			char c = (i < text.length()) ? text.charAt(i) : '.';
+			if (c == '.') {
+				if (value < 0 || part == 4) {
+					return null;
+				}
+				bytes[part++] = (byte) value;
+				value = -1;
+			}
+			else if (c >= '0' && c <= '9' && value != 0) {
+				value = Math.max(value, 0) * 10 + (c - '0');
+				if (value > 255) {
+					return null;
+				}
+			}
+			else {
 				return null;
 			}
-			bytes[i] = (byte) Integer.parseInt(parts[i]);
 		}
-		return bytes;
+		return (part == 4) ? bytes : null;
 	}
 
 	private static byte @Nullable [] ipv6(String text) {
@@ -241,7 +253,7 @@ public final class Networks {
 				groups.add(((ipv4[0] & 0xff) << 8) | (ipv4[1] & 0xff));
 				groups.add(((ipv4[2] & 0xff) << 8) | (ipv4[3] & 0xff));
 			}
-			else if (part.matches("[0-9a-f]{1,4}")) {
+			else if (!part.isEmpty() && part.length() <= 4 && part.chars().allMatch(Networks::isHexDigit)) {
 				groups.add(Integer.parseInt(part, 16));
 			}
 			else {
@@ -249,6 +261,10 @@ public final class Networks {
 			}
 		}
 		return groups;
+	}
+
+	private static boolean isHexDigit(int c) {
+		return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
 	}
 
 	private static void put(byte[] bytes, int group, int value) {
