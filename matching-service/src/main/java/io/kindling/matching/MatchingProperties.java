@@ -20,7 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param roomTtl how long a room key lives once its conversation is written
  * @param sweepInterval how often each instance visits the active queues
  * @param sessionTtl how long an anonymous session token is valid
- * @param rateLimit per-IP limits (0 turns a limit off)
+ * @param rateLimit per-address limits (0 turns a limit off)
  * @param topicCacheTtl how long the active topics read from the database are trusted
  * before they are read again (a topic added or retired shows after at most this; 0 reads
  * them on every join)
@@ -80,9 +80,10 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 	 * Per-address limits, counted in Redis so they hold across instances: an IPv4 address
 	 * alone, an IPv6 address by its /64.
 	 *
-	 * @param joinsPerMinute joins ({@code POST /api/matching}) per IP per minute, 0 = off
-	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per IP per minute, 0
-	 * = off
+	 * @param joinsPerMinute joins ({@code POST /api/matching}) per address per minute, 0 =
+	 * off
+	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per address per
+	 * minute, 0 = off
 	 */
 	public record RateLimit(@DefaultValue("20") @Min(0) int joinsPerMinute,
 			@DefaultValue("30") @Min(0) int sessionsPerMinute) {
