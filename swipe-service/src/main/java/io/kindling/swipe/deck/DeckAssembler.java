@@ -15,6 +15,7 @@ import java.util.Set;
 import io.kindling.swipe.bloom.SwipeHistoryFilter;
 import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.superlike.SuperLikes;
 
@@ -47,9 +48,12 @@ class DeckAssembler {
 
 	private final SearchAreas areas;
 
+	private final LocationGrid grid;
+
 	DeckAssembler(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
-			DeckProperties properties, SearchAreas areas) {
+			DeckProperties properties, SearchAreas areas, LocationGrid grid) {
 		this.areas = areas;
+		this.grid = grid;
 		this.queries = queries;
 		this.swiped = swiped;
 		this.superLikes = superLikes;
@@ -115,7 +119,7 @@ class DeckAssembler {
 		while (nextBoost < picked.size() && order.size() < size) {
 			order.add(new Placed(boostedById.get(picked.get(nextBoost++)), Kind.BOOSTED));
 		}
-		return order.stream().map((placed) -> placed.card(viewer, today)).toList();
+		return order.stream().map((placed) -> placed.card(viewer, today, this.grid)).toList();
 	}
 
 	/**
@@ -198,8 +202,9 @@ class DeckAssembler {
 	/** A candidate at its place in the deck. */
 	private record Placed(Candidate candidate, Kind kind) {
 
-		Card card(Profile viewer, LocalDate today) {
-			long distance = Math.max(1, Math.round(this.candidate.distanceKm(viewer)));
+		Card card(Profile viewer, LocalDate today, LocationGrid grid) {
+			long distance = grid.shownDistanceKm(viewer.lat(), viewer.lon(), this.candidate.lat(),
+					this.candidate.lon());
 			return new Card(this.candidate.userId(), this.candidate.displayName(), this.candidate.ageOn(today),
 					distance, this.kind == Kind.SUPER_LIKER, this.kind == Kind.BOOSTED);
 		}

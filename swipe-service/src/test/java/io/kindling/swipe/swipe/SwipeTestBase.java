@@ -85,6 +85,11 @@ public abstract class SwipeTestBase {
 		return newUsers(1).get(0);
 	}
 
+	/** A user id nobody has used, without a profile. */
+	protected static long newUserId() {
+		return nextUserId.getAndIncrement();
+	}
+
 	/**
 	 * Users with profiles, written straight to the table (profiles are not under test
 	 * here).
