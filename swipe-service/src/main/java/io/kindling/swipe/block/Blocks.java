@@ -9,6 +9,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.match.MatchOutbox;
+import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
@@ -44,6 +46,10 @@ public class Blocks {
 
 	private final MatchStore matches;
 
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
+
 	private final ProfileDirectory profiles;
 
 	private final TransactionTemplate transactions;
@@ -52,11 +58,14 @@ public class Blocks {
 
 	private final Clock clock;
 
-	Blocks(JdbcClient jdbc, PairLock pairs, MatchStore matches, ProfileDirectory profiles,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+	Blocks(JdbcClient jdbc, PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push,
+			ProfileDirectory profiles, TransactionTemplate transactions, ApplicationEventPublisher events,
+			Clock clock) {
 		this.jdbc = jdbc;
 		this.pairs = pairs;
 		this.matches = matches;
+		this.outbox = outbox;
+		this.push = push;
 		this.profiles = profiles;
 		this.transactions = transactions;
 		this.events = events;
@@ -114,10 +123,12 @@ public class Blocks {
 					.param("now", SqlTime.epochSeconds(now))
 					.update();
 			}
-			MatchRemoved ended = this.matches.endBetween(blockerId, blockedId, blockerId, RemovalReason.BLOCKED, now)
-				.orElse(null);
+			Optional<MatchRemoved> ended = this.matches.endBetween(blockerId, blockedId, blockerId,
+					RemovalReason.BLOCKED, now);
+			ended.ifPresent(this.outbox::matchRemoved);
+			ended.ifPresent(this.push::removed);
 			alsoInTransaction.accept(now);
-			return new Blocked(existing.isEmpty(), existing.orElse(now), ended);
+			return new Blocked(existing.isEmpty(), existing.orElse(now), ended.orElse(null));
 		})));
 		if (blocked.endedMatch() != null) {
 			try {

@@ -13,6 +13,7 @@ import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import jakarta.annotation.PreDestroy;
@@ -173,7 +174,7 @@ class DeckService {
 
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		if ("SUPER_LIKE".equals(swipe.action())) {
+		if (swipe.action() == Action.SUPER_LIKE) {
 			// the target's next page is assembled anew, with this super liker on top
 			this.store.discard(swipe.targetUserId(), this.settings.ttl());
 		}

@@ -15,6 +15,8 @@ import java.util.OptionalLong;
 
 import io.kindling.swipe.block.LockConflicts;
 import io.kindling.swipe.block.PairLock;
+import io.kindling.swipe.match.MatchOutbox;
+import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.profile.ProfileDirectory;
@@ -24,7 +26,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
@@ -33,9 +34,9 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * The swipe write path: TX 1 makes the swipe durable, the mutual-like script is the fast
  * path that tells whether the pair just matched, TX 2 writes the match with its outbox
- * row. MySQL decides whenever Redis cannot be trusted to know, so a lost Redis never
- * loses or invents a match; every step is idempotent, so a retry, a concurrent duplicate
- * and the reconciler all finish a swipe the same way.
+ * row and its push. MySQL decides whenever Redis cannot be trusted to know, so a lost
+ * Redis never loses or invents a match; every step is idempotent, so a retry, a
+ * concurrent duplicate and the reconciler all finish a swipe the same way.
  */
 @Service
 class Swipes {
@@ -48,9 +49,13 @@ class Swipes {
 
 	private final MutualLikeScript mutualLike;
 
+	private final PairLock pairs;
+
 	private final MatchStore matches;
 
-	private final PairLock pairs;
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
 
 	private final TransactionTemplate transactions;
 
@@ -60,23 +65,22 @@ class Swipes {
 
 	private final Clock clock;
 
-	private final SwipeSteps steps;
-
 	private final Counter redisFallbacks;
 
-	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, MatchStore matches,
-			PairLock pairs, TransactionTemplate transactions, ApplicationEventPublisher events,
-			SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
+	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, PairLock pairs,
+			MatchStore matches, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
+			ApplicationEventPublisher events, SwipeProperties properties, Clock clock, MeterRegistry meters) {
 		this.history = history;
 		this.profiles = profiles;
 		this.mutualLike = mutualLike;
-		this.matches = matches;
 		this.pairs = pairs;
+		this.matches = matches;
+		this.outbox = outbox;
+		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
 		this.properties = properties;
 		this.clock = clock;
-		this.steps = steps.getIfAvailable(() -> SwipeSteps.NONE);
 		this.redisFallbacks = Counter.builder("kindling.swipe.redis.fallbacks")
 			.description("Mutual-like decisions made by MySQL because Redis was unreachable")
 			.register(meters);
@@ -113,7 +117,6 @@ class Swipes {
 		if (!action.isLike()) {
 			return new Outcome(swipe.response(), false);
 		}
-		this.steps.afterFirstTransaction(swipe);
 		return new Outcome(finish(swipe).response(), false);
 	}
 
@@ -172,7 +175,6 @@ class Swipes {
 			this.redisFallbacks.increment();
 			log.debug("mutual-like script failed, deciding from swipe_history", redisUnavailable);
 		}
-		this.steps.afterScript(swipe);
 		if (redisSaysMutual) {
 			return secondTransaction(swipe);
 		}
@@ -186,10 +188,10 @@ class Swipes {
 	}
 
 	/**
-	 * TX 2: the match, this swipe's answer and the MATCH_CREATED row together. The pair's
-	 * two rows are locked in user-id order, so the two sides of a simultaneous match
-	 * queue up instead of deadlocking, and a like cannot be rewound while its match is
-	 * written.
+	 * TX 2: the match, this swipe's answer, the MATCH_CREATED row and the push (sent once
+	 * it commits) together. The pair's two rows are locked in user-id order, so the two
+	 * sides of a simultaneous match queue up instead of deadlocking, and a like cannot be
+	 * rewound while its match is written.
 	 */
 	private SwipeRow secondTransaction(SwipeRow swipe) {
 		long userId = swipe.userId();
@@ -222,8 +224,14 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
-			this.steps.beforeMatchWritten(own);
-			MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
+			Instant now = now();
+			MatchStore.Created created = this.matches.createIfAbsent(userId, targetUserId, now);
+			MatchRef match = created.match();
+			// idempotent by event id: the pair's other side, racing here, adds nothing
+			this.outbox.matchCreated(match, now);
+			if (created.isNew()) {
+				this.push.created(match);
+			}
 			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
 			return own.matched(match.matchId(), match.matchedAt());
 		}));
@@ -263,7 +271,7 @@ class Swipes {
 			}
 		}
 		try {
-			this.events.publishEvent(new SwipeRewound(userId, rewound.targetUserId(), rewound.action().name(), now));
+			this.events.publishEvent(new SwipeRewound(userId, rewound.targetUserId(), rewound.action(), now));
 		}
 		catch (RuntimeException ex) {
 			log.warn("a SwipeRewound listener failed for swipe {}", rewound.swipeId(), ex);
@@ -273,7 +281,7 @@ class Swipes {
 	private void recorded(SwipeRow swipe) {
 		try {
 			this.events.publishEvent(
-					new SwipeRecorded(swipe.userId(), swipe.targetUserId(), swipe.action().name(), swipe.createdAt()));
+					new SwipeRecorded(swipe.userId(), swipe.targetUserId(), swipe.action(), swipe.createdAt()));
 		}
 		catch (RuntimeException ex) {
 			// the swipe is durable and answered; listeners (deck caches) rebuild from
