@@ -4,10 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -22,7 +19,6 @@ import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,11 +28,12 @@ import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The swipe write path: TX 1 makes the swipe durable, the mutual-like script is the fast
- * path that tells whether the pair just matched, TX 2 writes the match with its outbox
- * row and its push. MySQL decides whenever Redis cannot be trusted to know, so a lost
- * Redis never loses or invents a match; every step is idempotent, so a retry, a
- * concurrent duplicate and the reconciler all finish a swipe the same way.
+ * The swipe write path: TX 1 makes the swipe durable (and counts it against the day's
+ * limit, in the same transaction), the mutual-like script is the fast path that tells
+ * whether the pair just matched, TX 2 writes the match with its outbox row and its push.
+ * MySQL decides whenever Redis cannot be trusted to know, so a lost Redis never loses or
+ * invents a match; every step is idempotent, so a retry, a concurrent duplicate and the
+ * reconciler all finish a swipe the same way.
  */
 @Service
 class Swipes {
@@ -44,6 +41,8 @@ class Swipes {
 	private static final Logger log = LoggerFactory.getLogger(Swipes.class);
 
 	private final SwipeHistory history;
+
+	private final DailyLimits limits;
 
 	private final ProfileDirectory profiles;
 
@@ -61,16 +60,15 @@ class Swipes {
 
 	private final ApplicationEventPublisher events;
 
-	private final SwipeProperties properties;
-
 	private final Clock clock;
 
 	private final Counter redisFallbacks;
 
-	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, PairLock pairs,
-			MatchStore matches, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
-			ApplicationEventPublisher events, SwipeProperties properties, Clock clock, MeterRegistry meters) {
+	Swipes(SwipeHistory history, DailyLimits limits, ProfileDirectory profiles, MutualLikeScript mutualLike,
+			PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
+			ApplicationEventPublisher events, Clock clock, MeterRegistry meters) {
 		this.history = history;
+		this.limits = limits;
 		this.profiles = profiles;
 		this.mutualLike = mutualLike;
 		this.pairs = pairs;
@@ -79,7 +77,6 @@ class Swipes {
 		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
-		this.properties = properties;
 		this.clock = clock;
 		this.redisFallbacks = Counter.builder("kindling.swipe.redis.fallbacks")
 			.description("Mutual-like decisions made by MySQL because Redis was unreachable")
@@ -96,14 +93,16 @@ class Swipes {
 		}
 		Instant now = now();
 		String requestHash = requestHash(userId, targetUserId, action);
-		SwipeRefused refusal = refusal(userId, targetUserId, action, now);
-		if (refusal != null) {
-			// a retry of an accepted swipe is answered as before, whatever changed since
-			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
+		if (!this.profiles.visibleTo(userId, targetUserId)) {
+			// someone who blocked you is answered as someone who does not exist, and
+			// nothing of theirs changes; a retry of an accepted swipe is answered as
+			// before, whatever changed since
+			SwipeRow known = this.history.find(userId, requestId)
+				.orElseThrow(() -> SwipeRefusals.unknownTarget(targetUserId));
 			return replay(known, requestHash);
 		}
 		OptionalLong inserted = LockConflicts
-			.retried(() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
+			.retried(() -> firstTransaction(requestId, requestHash, userId, targetUserId, action, now));
 		if (inserted.isEmpty()) {
 			// a known key (the unique-key check waited for its writer's commit), or an
 			// active swipe on the same target under another key
@@ -121,23 +120,23 @@ class Swipes {
 	}
 
 	/**
-	 * Why a new swipe would be refused before it is written, or null. "Already swiped" is
-	 * not asked here: the insert's unique key answers it atomically.
+	 * TX 1: the swipe's insert, and for a limited action its count for the day in the
+	 * same transaction, refused (and the insert rolled back) past the limit. A known key
+	 * or an active swipe on the target inserts nothing and counts nothing. A swipe
+	 * without a limit is the insert alone, committed on its own.
 	 */
-	private @Nullable SwipeRefused refusal(long userId, long targetUserId, Action action, Instant now) {
-		if (!this.profiles.exists(targetUserId)) {
-			return SwipeRefusals.unknownTarget(targetUserId);
+	private OptionalLong firstTransaction(String requestId, String requestHash, long userId, long targetUserId,
+			Action action, Instant now) {
+		if (this.limits.limitOf(action) == 0) {
+			return this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
 		}
-		int limit = switch (action) {
-			case LIKE -> this.properties.dailyLikes();
-			case SUPER_LIKE -> this.properties.dailySuperLikes();
-			case PASS -> 0;
-		};
-		Instant dayStart = startOfDay(now);
-		if (limit > 0 && this.history.countSince(userId, action, dayStart, limit) >= limit) {
-			return SwipeRefusals.dailyLimit(action, limit, Duration.between(now, dayStart.plus(Duration.ofDays(1))));
-		}
-		return null;
+		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+			OptionalLong inserted = this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
+			if (inserted.isPresent() && !this.limits.take(userId, action, now)) {
+				throw SwipeRefusals.dailyLimit(action, this.limits.limitOf(action), DailyLimits.untilReset(now));
+			}
+			return inserted;
+		}));
 	}
 
 	/**
@@ -292,10 +291,6 @@ class Swipes {
 
 	Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-	}
-
-	static Instant startOfDay(Instant now) {
-		return LocalDate.ofInstant(now, ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
 	}
 
 	/**
