@@ -37,6 +37,14 @@ class CandidateQueries {
 	private static final String COLUMNS = "user_id, display_name, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
 			+ "max_distance_km, " + SCORE + " AS score";
 
+	/**
+	 * The viewer's gender preference and the other person's gender and age preferences:
+	 * they hold for every card, an expanding deck's too.
+	 */
+	private static final String EITHER_WOULD_PICK = """
+			gender IN (:genders) AND FIND_IN_SET(:viewerGender, interested_in) > 0
+			  AND age_min <= :viewerAge AND age_max >= :viewerAge AND user_id <> :viewerId""";
+
 	private final JdbcClient jdbc;
 
 	CandidateQueries(JdbcClient jdbc) {
@@ -55,17 +63,14 @@ class CandidateQueries {
 		return this.jdbc.sql("SELECT user_id, " + SCORE + """
 				 AS score
 				FROM profiles
-				WHERE gender IN (:genders)
+				WHERE %s
 				  AND (%s)
-				  AND FIND_IN_SET(:viewerGender, interested_in) > 0
 				  AND birth_date <= :youngestBirthDate AND birth_date > :oldestBirthDate
-				  AND age_min <= :viewerAge AND age_max >= :viewerAge
-				  AND user_id <> :viewerId
 				  AND ST_Distance_Sphere(POINT(lon, lat), POINT(:viewerLon, :viewerLat), :earthRadius)
 				      <= LEAST(max_distance_km, :viewerMaxDistanceKm) * 1000
 				ORDER BY score DESC, user_id
 				LIMIT :limit
-				""".formatted(area))
+				""".formatted(EITHER_WOULD_PICK, area))
 			.params(params)
 			.params(viewerParams(viewer, today))
 			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
@@ -93,17 +98,14 @@ class CandidateQueries {
 		String ageOutside = "(birth_date > :youngestBirthDate OR birth_date <= :oldestBirthDate)";
 		return this.jdbc.sql("""
 				SELECT user_id FROM profiles
-				WHERE gender IN (:genders)
+				WHERE %s
 				  AND (%s)
-				  AND FIND_IN_SET(:viewerGender, interested_in) > 0
 				  AND birth_date <= :youngestSlackBirthDate AND birth_date > :oldestSlackBirthDate
-				  AND age_min <= :viewerAge AND age_max >= :viewerAge
-				  AND user_id <> :viewerId
 				  AND %s <= LEAST(max_distance_km, :maxExpandKm) * 1000
 				  AND (%s > :viewerMaxDistanceKm * 1000 OR %s)
 				ORDER BY %s, %s, user_id
 				LIMIT :limit
-				""".formatted(area, distance, distance, ageOutside, ageOutside, distance))
+				""".formatted(EITHER_WOULD_PICK, area, distance, distance, ageOutside, ageOutside, distance))
 			.params(params)
 			.params(viewerParams(viewer, today))
 			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
