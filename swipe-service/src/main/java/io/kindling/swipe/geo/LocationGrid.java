@@ -56,9 +56,18 @@ public class LocationGrid {
 	 * of their cells, at least 1 (two people in one cell are "1 km" apart).
 	 */
 	public int shownDistanceKm(double lat1, double lon1, double lat2, double lon2) {
+		return (int) Math.max(1, Math.round(distanceKm(lat1, lon1, lat2, lon2)));
+	}
+
+	/**
+	 * The distance between the centres of the two points' cells, unrounded: for ordering
+	 * people by distance in what someone is shown, which must say no more than the
+	 * figure.
+	 */
+	public double distanceKm(double lat1, double lon1, double lat2, double lon2) {
 		Cell one = cellOf(lat1, lon1);
 		Cell other = cellOf(lat2, lon2);
-		return (int) Math.max(1, Math.round(Geohash.distanceKm(one.lat(), one.lon(), other.lat(), other.lon())));
+		return Geohash.distanceKm(one.lat(), one.lon(), other.lat(), other.lon());
 	}
 
 }

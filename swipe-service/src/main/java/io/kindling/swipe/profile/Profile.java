@@ -11,8 +11,8 @@ import java.util.Set;
  * ({@code LocationGrid}).
  */
 public record Profile(long userId, String displayName, Gender gender, Set<Gender> interestedIn, LocalDate birthDate,
-		double lat, double lon, String geohash, int ageMin, int ageMax, int maxDistanceKm, double desirability,
-		Instant createdAt, Instant updatedAt, Instant lastActiveAt) {
+		double lat, double lon, String geohash, int ageMin, int ageMax, int maxDistanceKm, boolean expandWhenOut,
+		double desirability, Instant createdAt, Instant updatedAt, Instant lastActiveAt) {
 
 	public Profile {
 		interestedIn = Set.copyOf(interestedIn);
