@@ -11,8 +11,8 @@ import java.util.concurrent.RejectedExecutionException;
 
 import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.profile.Profile;
-import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.profile.ProfileRefusals;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import jakarta.annotation.PreDestroy;
@@ -80,7 +80,7 @@ class DeckService {
 					break;
 				}
 				Profile viewer = this.profiles.find(userId)
-					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
+					.orElseThrow(() -> ProfileRefusals.noProfile("to get a deck"));
 				// a page topped up from a new deck does not show its own cards twice
 				Set<Long> onThisPage = new HashSet<>();
 				page.forEach((card) -> onThisPage.add(card.userId()));

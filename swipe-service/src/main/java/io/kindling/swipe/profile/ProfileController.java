@@ -3,7 +3,6 @@ package io.kindling.swipe.profile;
 import java.time.LocalDate;
 import java.util.Set;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
@@ -41,7 +40,7 @@ class ProfileController {
 			description = "Saves the whole profile and answers it as stored, with its exact location and geohash. "
 					+ "422 `too-young` for a birth date under 18 years ago, 400 `bad-age-range` when `age_min` "
 					+ "is above `age_max`.")
-	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE })
+	@Refuses({ "too-young", "bad-age-range" })
 	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
@@ -52,7 +51,7 @@ class ProfileController {
 					+ "from the caller in whole kilometres (null while the caller has no profile), never a "
 					+ "location. 404 `no-such-profile` when there is no such profile or either of the two "
 					+ "blocked the other.")
-	@Refuses(ProblemType.NO_SUCH_PROFILE)
+	@Refuses("no-such-profile")
 	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		return this.profiles.card(CurrentUser.id(jwt), userId);
 	}

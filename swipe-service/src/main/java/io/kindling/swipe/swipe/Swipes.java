@@ -13,6 +13,7 @@ import java.util.HexFormat;
 import java.util.Objects;
 import java.util.OptionalLong;
 
+import io.kindling.support.web.Refused;
 import io.kindling.swipe.block.LockConflicts;
 import io.kindling.swipe.block.PairLock;
 import io.kindling.swipe.match.MatchRef;
@@ -92,7 +93,7 @@ class Swipes {
 		}
 		Instant now = now();
 		String requestHash = requestHash(userId, targetUserId, action);
-		SwipeRefused refusal = refusal(userId, targetUserId, action, now);
+		Refused refusal = refusal(userId, targetUserId, action, now);
 		if (refusal != null) {
 			// a retry of an accepted swipe is answered as before, whatever changed since
 			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
@@ -121,7 +122,7 @@ class Swipes {
 	 * Why a new swipe would be refused before it is written, or null. "Already swiped" is
 	 * not asked here: the insert's unique key answers it atomically.
 	 */
-	private @Nullable SwipeRefused refusal(long userId, long targetUserId, Action action, Instant now) {
+	private @Nullable Refused refusal(long userId, long targetUserId, Action action, Instant now) {
 		if (!this.profiles.exists(targetUserId)) {
 			return SwipeRefusals.unknownTarget(targetUserId);
 		}
