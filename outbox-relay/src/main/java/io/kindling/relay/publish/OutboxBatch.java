@@ -121,6 +121,7 @@ final class OutboxBatch {
 	}
 
 	private Outcome publish(List<Integer> partitions, int allPartitions) {
+		this.metrics.claim();
 		JdbcClient jdbc = this.source.jdbc();
 		List<Integer> locked = jdbc.sql(LOCK_PARTITIONS)
 			.param("table", this.source.table())
