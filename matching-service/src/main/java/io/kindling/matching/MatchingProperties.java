@@ -80,8 +80,8 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 	 * Per-address limits, counted in Redis so they hold across instances: an IPv4 address
 	 * alone, an IPv6 address by its /64.
 	 *
-	 * @param joinsPerMinute joins ({@code POST /api/matching}) per address per minute, 0 =
-	 * off
+	 * @param joinsPerMinute joins ({@code POST /api/matching}) per address per minute, 0
+	 * = off
 	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per address per
 	 * minute, 0 = off
 	 */

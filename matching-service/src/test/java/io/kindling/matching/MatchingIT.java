@@ -33,11 +33,12 @@ import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.RestoreRoomScript;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenState;
-import io.kindling.matching.ratelimit.RateLimited;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.kindling.support.web.Refused;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -66,9 +67,6 @@ import static org.awaitility.Awaitility.await;
 @Import(TestClockConfiguration.class)
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class MatchingIT {
-
-	private static final RoomClaims.Joined ALREADY_JOINED = new RoomClaims.Joined.Refused(
-			RoomClaims.Refusal.ALREADY_JOINED);
 
 	@LocalServerPort
 	int port;
@@ -354,8 +352,9 @@ class MatchingIT {
 		}
 		// any other address of the /64 is over the limit; another /64, or another IPv4
 		// address of the /24, is not
-		assertThatExceptionOfType(RateLimited.class)
-			.isThrownBy(() -> this.rateLimiter.countSession("2001:db8:1:2:ffff:ffff:ffff:ffff"));
+		assertThatExceptionOfType(Refused.class)
+			.isThrownBy(() -> this.rateLimiter.countSession("2001:db8:1:2:ffff:ffff:ffff:ffff"))
+			.satisfies((refused) -> assertThat(refused.refusal().slug()).isEqualTo("rate-limited"));
 		this.rateLimiter.countSession("2001:db8:1:3::1");
 		this.rateLimiter.countSession("198.51.100.31");
 	}
@@ -529,22 +528,20 @@ class MatchingIT {
 		PoppedRoom room = popped.room().get();
 		assertThat(this.restoreRoom.restore(room, Set.copyOf(room.participants()))).isEqualTo(2);
 		// whoever is waiting is refused, in this queue or another, and nothing changes
-		assertThat(this.claims.join(a, "127.0.0.1", queue)).isEqualTo(ALREADY_JOINED);
-		assertThat(this.claims.join(a, "127.0.0.1", new MatchQueue(2, 3))).isEqualTo(ALREADY_JOINED);
+		assertAlreadyJoined(() -> this.claims.join(a, "127.0.0.1", queue));
+		assertAlreadyJoined(() -> this.claims.join(a, "127.0.0.1", new MatchQueue(2, 3)));
 		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isZero();
 
 		// before anyone polls, c joins: its own call forms the room of the two who waited
 		// longest and leaves c queued (no former can pop c between its enqueue and its
 		// try)
 		this.clock.advance(Duration.ofMillis(5));
-		RoomClaims.Joined joined = this.claims.join(c, "127.0.0.1", queue);
-		assertThat(joined).isInstanceOfSatisfying(RoomClaims.Joined.Holds.class,
-				(holds) -> assertThat(holds.claim()).isInstanceOf(TokenState.Waiting.class));
+		assertThat(this.claims.join(c, "127.0.0.1", queue)).isInstanceOf(TokenState.Waiting.class);
 		assertThat(this.api.status(a).field("status")).isEqualTo("matched");
 		assertThat(this.api.status(b).body()).isEqualTo(this.api.status(a).body());
 		assertThat(this.api.status(c).field("status")).isEqualTo("waiting");
 		// and whoever is in a room is refused
-		assertThat(this.claims.join(b, "127.0.0.1", queue)).isEqualTo(ALREADY_JOINED);
+		assertAlreadyJoined(() -> this.claims.join(b, "127.0.0.1", queue));
 		assertThat(tokensIn(RedisKeys.queue(1, 2))).containsExactly(c);
 	}
 
@@ -857,6 +854,11 @@ class MatchingIT {
 			.doesNotContain("<html");
 
 		assertNothingChanged(token);
+	}
+
+	private static void assertAlreadyJoined(ThrowingCallable join) {
+		assertThatExceptionOfType(Refused.class).isThrownBy(join)
+			.satisfies((refused) -> assertThat(refused.refusal().slug()).isEqualTo("already-joined"));
 	}
 
 	private void assertNothingChanged(String token) {

@@ -9,9 +9,12 @@ import static com.tngtech.archunit.lang.conditions.ArchPredicates.are;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The architecture rule every service checks: feature code throws domain refusals and
- * never speaks HTTP. Only the web adapters (controllers, argument resolvers,
- * interceptors, event-stream emitters) and the service's {@code web} package may.
+ * The architecture rule every service checks: feature code throws the refusals it
+ * declares and never speaks HTTP. Only the web adapters (controllers, argument resolvers,
+ * interceptors, event-stream emitters) and the service's {@code web} package may. A
+ * refusal's declaration (an enum implementing {@code Refusal}) names its status, and
+ * feature code may throw it ({@code Refused}) or one of the web edge's own
+ * ({@code ProblemType}): that is the whole of the vocabulary it shares with the edge.
  */
 public final class WebEdgeRules {
 
@@ -25,17 +28,21 @@ public final class WebEdgeRules {
 						|| holdsEventStreams(type)
 						|| type.getEnclosingClass().map(WebEdgeRules::isController).orElse(false));
 
-	/**
-	 * Spring's HTTP types, the servlet API and the shared web edge; not its
-	 * {@code Networks}, the arithmetic of addresses that limits and bans count by.
-	 */
-	private static final DescribedPredicate<JavaClass> HTTP_TYPES = DescribedPredicate.describe(
-			"reside in any package ['org.springframework.http..', 'jakarta.servlet..', 'io.kindling.support.web..'] "
-					+ "but Networks",
-			(type) -> type.getPackageName().startsWith("org.springframework.http")
-					|| type.getPackageName().startsWith("jakarta.servlet")
-					|| (type.getPackageName().startsWith("io.kindling.support.web")
-							&& !type.getName().equals("io.kindling.support.web.Networks")));
+	private static final String REFUSAL = "io.kindling.support.web.Refusal";
+
+	/** What feature code may use of the web edge: the refusals, nothing of HTTP. */
+	private static final DescribedPredicate<JavaClass> REFUSAL_VOCABULARY = DescribedPredicate.describe(
+			"the refusal vocabulary (Refusal, Refused, ProblemType)",
+			(type) -> type.getName().equals(REFUSAL) || type.getName().equals(REFUSAL + "$Type")
+					|| type.getName().equals("io.kindling.support.web.Refused")
+					|| type.getName().equals("io.kindling.support.web.ProblemType"));
+
+	private static final DescribedPredicate<JavaClass> REFUSAL_DECLARATIONS = DescribedPredicate
+		.describe("refusal declarations", (type) -> type.isAssignableTo(REFUSAL));
+
+	/** The arithmetic of addresses that limits and bans count by: no HTTP in it. */
+	private static final DescribedPredicate<JavaClass> NETWORKS = DescribedPredicate.describe("Networks",
+			(type) -> type.getName().equals("io.kindling.support.web.Networks"));
 
 	private WebEdgeRules() {
 	}
@@ -54,14 +61,19 @@ public final class WebEdgeRules {
 		for (int i = 0; i < edgePackages.length; i++) {
 			edge[i + 1] = basePackage + "." + edgePackages[i] + "..";
 		}
+		DescribedPredicate<JavaClass> http = JavaClass.Predicates
+			.resideInAnyPackage("org.springframework.http..", "jakarta.servlet..", "io.kindling.support.web..")
+			.and(DescribedPredicate.not(REFUSAL_VOCABULARY))
+			.and(DescribedPredicate.not(NETWORKS));
 		return noClasses().that()
 			.resideInAPackage(basePackage + "..")
 			.and()
 			.resideOutsideOfPackages(edge)
 			.and(are(DescribedPredicate.not(WEB_ADAPTERS)))
+			.and(are(DescribedPredicate.not(REFUSAL_DECLARATIONS)))
 			.should()
-			.dependOnClassesThat(HTTP_TYPES)
-			.because("feature code throws domain refusals; the web edge alone turns them into HTTP");
+			.dependOnClassesThat(http)
+			.because("feature code throws the refusals it declares; the web edge alone turns them into HTTP");
 	}
 
 	private static boolean isController(JavaClass type) {

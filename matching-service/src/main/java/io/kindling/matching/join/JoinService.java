@@ -11,8 +11,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * Joining, polling and leaving, for the HTTP calls: the per-address limit, then the
- * claims' state machine, its answer as the caller's status (with the queue's estimated
- * wait) or as a refusal.
+ * claims' state machine, whose claim it answers as the caller's status (with the queue's
+ * estimated wait).
  */
 @Service
 public class JoinService {
@@ -32,17 +32,12 @@ public class JoinService {
 	/**
 	 * Joins the queue (the size was checked on the request), then tries to form a room.
 	 * @return the status after the join: matched when this call formed the caller's room
+	 * @throws io.kindling.support.web.Refused {@code rate-limited}, {@code banned},
+	 * {@code topic-unavailable} or {@code already-joined}, as the checks come
 	 */
 	MatchingStatus join(Session session, String clientAddress, MatchQueue queue) {
 		this.rateLimiter.countJoin(clientAddress);
-		return switch (this.claims.join(session.token(), clientAddress, queue)) {
-			case RoomClaims.Joined.Holds holds -> status(holds.claim());
-			case RoomClaims.Joined.Refused refused -> throw switch (refused.why()) {
-				case BANNED -> new JoinRefused.Banned();
-				case TOPIC_UNAVAILABLE -> new JoinRefused.TopicUnavailable(queue.topicId());
-				case ALREADY_JOINED -> new JoinRefused.AlreadyJoined();
-			};
-		};
+		return status(this.claims.join(session.token(), clientAddress, queue));
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */

@@ -4,7 +4,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 
 import io.kindling.matching.session.Session;
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -34,7 +33,7 @@ class ReportController {
 					+ "/64): reporters from `reports-to-ban` networks ban it, and for a while its network.")
 	@ApiResponse(responseCode = "201", description = "Reported", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Reported before", useReturnTypeSchema = true)
-	@Refuses(ProblemType.NO_ROOM)
+	@Refuses("no-room")
 	ResponseEntity<ReportService.Reported> report(Session session, @Valid @RequestBody ReportRequest request,
 			HttpServletRequest http) {
 		ReportService.Reported reported = this.reports.report(session, http.getRemoteAddr(), request.reason());

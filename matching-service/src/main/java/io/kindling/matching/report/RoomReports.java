@@ -64,7 +64,8 @@ class RoomReports {
 	 * each reported session's row: the count then sees every report committed before, and
 	 * two reports of one session are counted one after the other.
 	 * @param reporterAddress the reporter's address, counted by its network
-	 * @throws NoRoomToReport when the reporter never sat in a room
+	 * @throws io.kindling.support.web.Refused {@code no-room} when the reporter never sat
+	 * in a room
 	 */
 	@Transactional(isolation = Isolation.READ_COMMITTED)
 	public Recorded record(String reporterKey, String reporterAddress, ReportReason reason, Instant now) {
@@ -142,7 +143,12 @@ class RoomReports {
 				WHERE p.participant_key = :reporter
 				ORDER BY c.formed_at DESC, c.id DESC
 				LIMIT 1
-				""").param("reporter", reporterKey).query(LastRoom.class).optional().orElseThrow(NoRoomToReport::new);
+				""")
+			.param("reporter", reporterKey)
+			.query(LastRoom.class)
+			.optional()
+			.orElseThrow(() -> ReportRefusals.NO_ROOM
+				.refused("this session has not been in a room; there is nobody to report"));
 	}
 
 	/**

@@ -14,6 +14,7 @@ import java.util.function.Predicate;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
+import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.queue.ClaimStore;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
@@ -24,6 +25,7 @@ import io.kindling.matching.queue.SwapClaimScript.Swap;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.topic.TopicCatalogue;
+import io.kindling.support.web.Refused;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -92,29 +94,6 @@ public class RoomClaims {
 		this.properties = properties;
 	}
 
-	/** Why a join changed nothing. */
-	public enum Refusal {
-
-		BANNED, TOPIC_UNAVAILABLE, ALREADY_JOINED
-
-	}
-
-	/** What a join did: refused, or the claim the token holds after it. */
-	public sealed interface Joined {
-
-		record Refused(Refusal why) implements Joined {
-
-		}
-
-		/**
-		 * @param claim waiting, or in the room the join formed with the caller in it
-		 */
-		record Holds(TokenState claim) implements Joined {
-
-		}
-
-	}
-
 	// --- join -----------------------------------------------------------------------
 
 	/**
@@ -124,14 +103,19 @@ public class RoomClaims {
 	 * first. The room formed, if any, holds the oldest in the queue, which may or may not
 	 * include the joiner.
 	 * @param address the client's address, for the ban list
+	 * @return the claim after the join: waiting, or in the room it formed with the caller
+	 * in it
+	 * @throws Refused {@code banned}, {@code topic-unavailable} or
+	 * {@code already-joined}, having changed nothing
 	 */
-	public Joined join(String token, String address, MatchQueue queue) {
+	public TokenState join(String token, String address, MatchQueue queue) {
 		String sessionKey = Session.keyOf(token);
 		if (this.bans.isBanned(sessionKey, address)) {
-			return new Joined.Refused(Refusal.BANNED);
+			throw banned();
 		}
 		if (!this.topics.isActive(queue.topicId())) {
-			return new Joined.Refused(Refusal.TOPIC_UNAVAILABLE);
+			throw JoinRefusals.TOPIC_UNAVAILABLE
+				.refused("topic " + queue.topicId() + " does not exist or is not active");
 		}
 		Instant now = now();
 		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, QueueEntry.newJoinId(address));
@@ -141,23 +125,28 @@ public class RoomClaims {
 			outcome = this.store.claimWaiting(token, waiting);
 		}
 		if (!outcome.claimed()) {
-			return new Joined.Refused(Refusal.ALREADY_JOINED);
+			throw JoinRefusals.ALREADY_JOINED
+				.refused("this session is already waiting or in a room; DELETE /api/matching first");
 		}
 		FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), outcome.recentPartners(),
 				now);
 		Optional<RoomFormed> formed = settle(queue, result, now).formed();
 		if (formed.isPresent() && formed.get().tokens().contains(token)) {
-			return new Joined.Holds(formed.get().claim());
+			return formed.get().claim();
 		}
 		// asked again now that the entry is in: a ban made here meanwhile forgot this
 		// instance's cache before taking its session out of its queue, so either this
 		// sees it or that found this claim
 		if (this.bans.isBanned(sessionKey, address)) {
 			leaveQueue(token, waiting);
-			return new Joined.Refused(Refusal.BANNED);
+			throw banned();
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
-		return new Joined.Holds(waiting);
+		return waiting;
+	}
+
+	private static Refused banned() {
+		return BanRefusals.BANNED.refused("this session or address may not join rooms");
 	}
 
 	/**

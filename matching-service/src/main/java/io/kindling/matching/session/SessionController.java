@@ -2,7 +2,6 @@ package io.kindling.matching.session;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 
@@ -26,7 +25,7 @@ class SessionController {
 					+ "<token>` on the rooms' calls. It asks for nothing; past the per-address limit it answers "
 					+ "429 `rate-limited` with `Retry-After`, and from an address or network on the ban list 403 "
 					+ "`banned`.")
-	@Refuses({ ProblemType.RATE_LIMITED, ProblemType.BANNED })
+	@Refuses({ "rate-limited", "banned" })
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {
 		return this.sessions.issue(request.getRemoteAddr());

@@ -12,6 +12,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
+import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
@@ -68,7 +69,7 @@ public class SessionService {
 	IssuedSession issue(String clientAddress) {
 		this.rateLimiter.countSession(clientAddress);
 		if (this.bans.isAddressBanned(clientAddress)) {
-			throw new AddressBanned();
+			throw BanRefusals.BANNED.refused("this address may not start sessions");
 		}
 		byte[] bytes = new byte[TOKEN_BYTES];
 		this.random.nextBytes(bytes);

@@ -11,15 +11,17 @@ import java.util.Set;
 import io.kindling.infra.test.MutableClock;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
+import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.TokenState;
-import io.kindling.matching.room.RoomClaims.Joined;
-import io.kindling.matching.room.RoomClaims.Refusal;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.topic.Topic;
 import io.kindling.matching.topic.TopicCatalogue;
+import io.kindling.support.web.Refusal;
+import io.kindling.support.web.Refused;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -70,9 +72,8 @@ class RoomClaimsTests {
 
 		@Test
 		void aJoinWaitsInItsQueueInTwoCalls() {
-			Joined joined = RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS);
+			TokenState.Waiting waiting = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS);
 
-			TokenState.Waiting waiting = (TokenState.Waiting) holds(joined);
 			assertThat(waiting.queue()).isEqualTo(PAIRS);
 			assertThat(waiting.since()).isEqualTo(RoomClaimsTests.this.clock.instant());
 			assertThat(claim("a")).isEqualTo(waiting);
@@ -88,8 +89,7 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(3));
 			int before = RoomClaimsTests.this.store.calls();
 
-			TokenState.Matched matched = (TokenState.Matched) holds(
-					RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS));
+			TokenState.Matched matched = (TokenState.Matched) RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS);
 
 			assertThat(claim("a")).isEqualTo(matched);
 			assertThat(matched.matchedAt()).isEqualTo(RoomClaimsTests.this.clock.instant());
@@ -110,8 +110,8 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.bans.sessions.add(Session.keyOf("a"));
 			RoomClaimsTests.this.bans.addresses.add("198.51.100.1");
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS)).isEqualTo(refused(Refusal.BANNED));
-			assertThat(RoomClaimsTests.this.claims.join("b", "198.51.100.1", PAIRS)).isEqualTo(refused(Refusal.BANNED));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS), BanRefusals.BANNED);
+			assertRefused(() -> RoomClaimsTests.this.claims.join("b", "198.51.100.1", PAIRS), BanRefusals.BANNED);
 			assertThat(RoomClaimsTests.this.store.calls()).isZero();
 		}
 
@@ -119,8 +119,7 @@ class RoomClaimsTests {
 		void aJoinOfARetiredTopicIsRefusedBeforeAnythingIsWritten() {
 			RoomClaimsTests.this.retired.add(PAIRS.topicId());
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS))
-				.isEqualTo(refused(Refusal.TOPIC_UNAVAILABLE));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS), JoinRefusals.TOPIC_UNAVAILABLE);
 			assertThat(RoomClaimsTests.this.store.calls()).isZero();
 		}
 
@@ -131,7 +130,7 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.bans.bitesAfterQuestions = 1;
 			RoomClaimsTests.this.bans.sessions.add(Session.keyOf("a"));
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS)).isEqualTo(refused(Refusal.BANNED));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS), BanRefusals.BANNED);
 			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).isEmpty();
 		}
@@ -181,10 +180,8 @@ class RoomClaimsTests {
 		void aJoinInThisQueueOrAnotherIsRefusedAndChangesNothing() {
 			TokenState.Waiting waiting = join("a", PAIRS);
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS))
-				.isEqualTo(refused(Refusal.ALREADY_JOINED));
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES))
-				.isEqualTo(refused(Refusal.ALREADY_JOINED));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS), JoinRefusals.ALREADY_JOINED);
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, THREES), JoinRefusals.ALREADY_JOINED);
 			assertThat(claim("a")).isEqualTo(waiting);
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).containsExactly("a");
 			assertThat(RoomClaimsTests.this.store.waitingIn(THREES)).isEmpty();
@@ -196,12 +193,10 @@ class RoomClaimsTests {
 			TokenState.Waiting lost = new TokenState.Waiting(PAIRS, now(), "lost-join");
 			RoomClaimsTests.this.store.set("a", lost);
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES))
-				.as("another queue: that join may still be on its way")
-				.isEqualTo(refused(Refusal.ALREADY_JOINED));
+			// another queue: that join may still be on its way
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, THREES), JoinRefusals.ALREADY_JOINED);
 			assertThat(claim("a")).isEqualTo(lost);
-			TokenState.Waiting retried = (TokenState.Waiting) holds(
-					RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS));
+			TokenState.Waiting retried = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS);
 			assertThat(retried.joinId()).isNotEqualTo("lost-join");
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).containsExactly("a");
 			assertThat(counter("kindling.matching.claims.repaired")).isOne();
@@ -212,8 +207,7 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.store.set("a", new TokenState.Waiting(PAIRS, now(), "lost-join"));
 			RoomClaimsTests.this.clock.advance(RoomClaims.ORPHAN_GRACE);
 
-			assertThat(holds(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES)))
-				.isInstanceOf(TokenState.Waiting.class);
+			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES)).isInstanceOf(TokenState.Waiting.class);
 			assertThat(RoomClaimsTests.this.store.waitingIn(THREES)).containsExactly("a");
 		}
 
@@ -297,8 +291,7 @@ class RoomClaimsTests {
 
 			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).isEmpty();
-			assertThat(holds(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS)))
-				.isInstanceOf(TokenState.Waiting.class);
+			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS)).isInstanceOf(TokenState.Waiting.class);
 		}
 
 		@Test
@@ -325,7 +318,7 @@ class RoomClaimsTests {
 		@Test
 		void theSweeperFormsRoomsUntilNoneIsCompleteAndTellsHowManyAreLeft() {
 			for (String token : List.of("a", "b", "c", "d", "e")) {
-				holds(RoomClaimsTests.this.claims.join(token, ADDRESS, THREES));
+				RoomClaimsTests.this.claims.join(token, ADDRESS, THREES);
 				RoomClaimsTests.this.clock.advance(Duration.ofMillis(1));
 			}
 			// the joins formed the first room already
@@ -373,7 +366,7 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.ledger.away(true);
 			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(5));
 
-			TokenState.Waiting b = (TokenState.Waiting) holds(RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS));
+			TokenState.Waiting b = (TokenState.Waiting) RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS);
 
 			assertThat(claim("a")).isEqualTo(a);
 			assertThat(claim("b")).isEqualTo(b);
@@ -392,8 +385,7 @@ class RoomClaimsTests {
 		void aJoinIsRefused() {
 			TokenState.Forming forming = beingWritten("a", "never-written");
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS))
-				.isEqualTo(refused(Refusal.ALREADY_JOINED));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS), JoinRefusals.ALREADY_JOINED);
 			assertThat(claim("a")).isEqualTo(forming);
 		}
 
@@ -429,7 +421,7 @@ class RoomClaimsTests {
 			// a leaves once its claim moved into the room, before MySQL writes it
 			RoomClaimsTests.this.ledger.duringNextWrite(() -> RoomClaimsTests.this.claims.leave("a"));
 
-			holds(RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS));
+			RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS);
 
 			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
 			assertThat(RoomClaimsTests.this.ledger.liveSeat("a", now())).isNull();
@@ -447,8 +439,7 @@ class RoomClaimsTests {
 		void aJoinIsRefusedAndAPollChangesNothing() {
 			TokenState.Matched room = formPair("a", "b");
 
-			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES))
-				.isEqualTo(refused(Refusal.ALREADY_JOINED));
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, THREES), JoinRefusals.ALREADY_JOINED);
 			assertThat(poll("a")).isEqualTo(room);
 		}
 
@@ -462,8 +453,7 @@ class RoomClaimsTests {
 			assertThat(RoomClaimsTests.this.ledger.liveSeat("b", now())).isNotNull();
 			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
 			join("a", PAIRS);
-			assertThat(holds(RoomClaimsTests.this.claims.join("c", ADDRESS, PAIRS)))
-				.isInstanceOf(TokenState.Matched.class);
+			assertThat(RoomClaimsTests.this.claims.join("c", ADDRESS, PAIRS)).isInstanceOf(TokenState.Matched.class);
 		}
 
 		@Test
@@ -501,7 +491,7 @@ class RoomClaimsTests {
 			RoomClaimsTests.this.pushed.clear();
 			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
 
-			TokenState.Waiting c = (TokenState.Waiting) holds(RoomClaimsTests.this.claims.join("c", ADDRESS, PAIRS));
+			TokenState.Waiting c = (TokenState.Waiting) RoomClaimsTests.this.claims.join("c", ADDRESS, PAIRS);
 
 			assertThat(claim("a")).isEqualTo(first);
 			assertThat(RoomClaimsTests.this.pushed).singleElement()
@@ -552,13 +542,13 @@ class RoomClaimsTests {
 	// ------------------------------------------------------------------------
 
 	TokenState.Waiting join(String token, MatchQueue queue) {
-		return (TokenState.Waiting) holds(this.claims.join(token, ADDRESS, queue));
+		return (TokenState.Waiting) this.claims.join(token, ADDRESS, queue);
 	}
 
 	/** Two who join a queue of two one after the other, in their room. */
 	TokenState.Matched formPair(String first, String second) {
 		join(first, PAIRS);
-		return (TokenState.Matched) holds(this.claims.join(second, ADDRESS, PAIRS));
+		return (TokenState.Matched) this.claims.join(second, ADDRESS, PAIRS);
 	}
 
 	TokenState.Forming beingWritten(String token, String roomId) {
@@ -583,13 +573,9 @@ class RoomClaimsTests {
 		return this.meters.find(name).counters().stream().mapToDouble((counter) -> counter.count()).sum();
 	}
 
-	static TokenState holds(Joined joined) {
-		assertThat(joined).isInstanceOf(Joined.Holds.class);
-		return ((Joined.Holds) joined).claim();
-	}
-
-	static Joined refused(Refusal why) {
-		return new Joined.Refused(why);
+	static void assertRefused(ThrowingCallable join, Refusal refusal) {
+		assertThatExceptionOfType(Refused.class).isThrownBy(join)
+			.satisfies((refused) -> assertThat(refused.refusal()).isEqualTo(refusal));
 	}
 
 	/** The ban list in memory; a ban can be made to bite only after some questions. */
