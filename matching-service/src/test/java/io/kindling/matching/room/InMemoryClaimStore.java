@@ -81,7 +81,7 @@ final class InMemoryClaimStore implements ClaimStore {
 	public FormRoomScript.Result enqueueAndForm(MatchQueue queue, QueueEntry entry, String recentPartners,
 			Instant now) {
 		entries(queue).put(entry.member(), entry);
-		this.calls--;
+		// one script with the forming that follows, which counts it
 		return form(queue, now, Optional.of(entry));
 	}
 

@@ -73,14 +73,14 @@ class RoomClaimsTests {
 		@Test
 		void aJoinWaitsInItsQueueInTwoCalls() {
 			TokenState.Waiting waiting = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS, PAIRS);
+			int calls = RoomClaimsTests.this.store.calls();
 
 			assertThat(waiting.queue()).isEqualTo(PAIRS);
 			assertThat(waiting.since()).isEqualTo(RoomClaimsTests.this.clock.instant());
 			assertThat(claim("a")).isEqualTo(waiting);
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).containsExactly("a");
 			assertThat(RoomClaimsTests.this.store.isActive(PAIRS)).isTrue();
-			assertThat(RoomClaimsTests.this.store.calls()).as("the claim, then the entry with the first try")
-				.isEqualTo(2);
+			assertThat(calls).as("the claim, then the entry with the first try").isEqualTo(2);
 		}
 
 		@Test
@@ -90,6 +90,7 @@ class RoomClaimsTests {
 			int before = RoomClaimsTests.this.store.calls();
 
 			TokenState.Matched matched = (TokenState.Matched) RoomClaimsTests.this.claims.join("b", ADDRESS, PAIRS);
+			int calls = RoomClaimsTests.this.store.calls() - before;
 
 			assertThat(claim("a")).isEqualTo(matched);
 			assertThat(matched.matchedAt()).isEqualTo(RoomClaimsTests.this.clock.instant());
@@ -100,9 +101,7 @@ class RoomClaimsTests {
 			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).isEmpty();
 			assertThat(RoomClaimsTests.this.pushed).singleElement()
 				.satisfies((room) -> assertThat(room.tokens()).containsExactly("a", "b"));
-			assertThat(RoomClaimsTests.this.store.calls() - before)
-				.as("claim, entry with the pop, claims into the room, confirmation")
-				.isEqualTo(4);
+			assertThat(calls).as("claim, entry with the pop, claims into the room, confirmation").isEqualTo(4);
 		}
 
 		@Test
