@@ -13,6 +13,7 @@ import java.util.Set;
 import io.kindling.swipe.bloom.SwipeHistoryFilter;
 import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.superlike.SuperLikes;
 
@@ -45,9 +46,15 @@ class DeckReads {
 
 	private final SearchAreas areas;
 
+	private final AreaRosters rosters;
+
+	private final LocationGrid grid;
+
 	DeckReads(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
-			DeckProperties settings, SearchAreas areas) {
+			DeckProperties settings, SearchAreas areas, AreaRosters rosters, LocationGrid grid) {
 		this.queries = queries;
+		this.rosters = rosters;
+		this.grid = grid;
 		this.swiped = swiped;
 		this.superLikes = superLikes;
 		this.boosts = boosts;
@@ -82,7 +89,7 @@ class DeckReads {
 		List<Long> beyondIds = List.of();
 		if (viewer.expandWhenOut() && area.fresh().size() < size) {
 			int limit = limit(size - area.fresh().size(), passed.size());
-			beyondIds = this.queries.beyond(viewer, this.settings.maxExpandKm(), Candidate.AGE_SLACK_YEARS, today, now,
+			beyondIds = this.queries.beyond(viewer, this.settings.maxExpandKm(), Candidate.AGE_SLACK_YEARS, today,
 					limit);
 		}
 
@@ -95,7 +102,7 @@ class DeckReads {
 		Set<Long> wanted = new HashSet<>(chosen);
 		rest.stream().filter((id) -> !hidden.contains(id)).forEach(wanted::add);
 		Map<Long, Candidate> byId = new HashMap<>();
-		this.queries.byIds(wanted, now).forEach((candidate) -> byId.put(candidate.userId(), candidate));
+		this.queries.byIds(wanted).forEach((candidate) -> byId.put(candidate.userId(), candidate));
 
 		DeckPlan.Inputs inputs = new DeckPlan.Inputs(viewer, today, superLikerIds, found(superLikerIds, byId),
 				found(chosen, byId), found(beyondIds, byId), found(boostedIds, byId), hidden, waiting);
@@ -109,7 +116,9 @@ class DeckReads {
 	 * where the next deck starts, since swipes only use an area up.
 	 */
 	private Area organicArea(Profile viewer, LocalDate today, Instant now, Set<Long> passed, int size) {
-		int widest = Math.min(NARROWEST_PRECISION, Geohash.precisionFor(viewer.maxDistanceKm()));
+		// wide enough for everyone whose cell's centre is within the viewer's radius
+		int widest = Math.min(NARROWEST_PRECISION,
+				Geohash.precisionFor(viewer.maxDistanceKm() + this.grid.diagonalKm()));
 		// the already-swiped are mostly the best ranked: read past them
 		int limit = limit(size, passed.size() + this.swiped.swipeCount(viewer.userId()));
 		int lastUsed = this.areas.lastUsed(viewer);
@@ -117,7 +126,7 @@ class DeckReads {
 		List<Long> fresh = List.of();
 		for (; precision >= widest; precision--) {
 			List<String> cells = Geohash.cellAndNeighbours(viewer.geohash().substring(0, precision));
-			List<Long> ranked = this.queries.near(viewer, cells, today, now, limit);
+			List<Long> ranked = this.rosters.ranked(viewer, cells, today, now, limit);
 			Set<Long> swiped = this.swiped.swipedAmong(viewer.userId(), ranked);
 			fresh = ranked.stream().filter((id) -> !swiped.contains(id) && !passed.contains(id)).toList();
 			if (fresh.size() >= size) {

@@ -11,10 +11,11 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The attack of {@link LocationAttackIT} is a real one: given a distance computed from
- * exact positions and then rounded, as the service once showed, it finds each victim to
- * within metres. So its failing against the service is the service's doing. Against the
- * distance between cell centres ({@link LocationGrid}) it misses by the cell.
+ * The attacks of {@link LocationAttackIT} are real ones: given a distance computed from
+ * exact positions and then rounded, as the service once showed, or a radius checked on
+ * exact positions, as the deck once did, they find each victim to within metres. So their
+ * failing against the service is the service's doing. Against the distance between cell
+ * centres ({@link LocationGrid}) they miss by the cell.
  */
 class DistanceAttackTests {
 
@@ -44,6 +45,37 @@ class DistanceAttackTests {
 		}
 		List<Double> sorted = errors.stream().sorted().toList();
 		System.out.printf(java.util.Locale.ROOT, "cell centres: attack error p10 %.0f m, median %.0f m, p90 %.0f m%n",
+				sorted.get(4) * 1000, sorted.get(20) * 1000, sorted.get(36) * 1000);
+		assertThat(sorted.get(20)).as("median error, km").isGreaterThanOrEqualTo(0.15);
+	}
+
+	@Test
+	void probingARadiusCheckedOnExactPositionsGivesTheVictimAwayToTheMetre() {
+		Random random = new Random(34);
+		for (int i = 0; i < 20; i++) {
+			Point guess = new Point(-60 + 120 * random.nextDouble(), -180 + 360 * random.nextDouble());
+			Point truth = DistanceAttack.offset(guess, 4 * random.nextDouble() - 2, 4 * random.nextDouble() - 2);
+			DistanceAttack attack = new DistanceAttack((lat, lon) -> DistanceAttack
+				.smallestRadiusKm((radiusKm) -> Geohash.distanceKm(lat, lon, truth.lat(), truth.lon()) <= radiusKm), 0);
+			assertThat(DistanceAttack.errorKm(attack.locate(guess), truth)).as("victim %d, km", i).isLessThan(0.005);
+		}
+	}
+
+	@Test
+	void probingARadiusCheckedBetweenCellCentresLocatesNobodyBetterThanTheirCell() {
+		LocationGrid grid = new LocationGrid(new GridProperties(1.0));
+		Random random = new Random(34);
+		List<Double> errors = new ArrayList<>();
+		for (int i = 0; i < 40; i++) {
+			Point guess = new Point(-60 + 120 * random.nextDouble(), -180 + 360 * random.nextDouble());
+			Point truth = DistanceAttack.offset(guess, 4 * random.nextDouble() - 2, 4 * random.nextDouble() - 2);
+			DistanceAttack attack = new DistanceAttack((lat, lon) -> DistanceAttack
+				.smallestRadiusKm((radiusKm) -> grid.distanceKm(lat, lon, truth.lat(), truth.lon()) <= radiusKm), 0);
+			errors.add(DistanceAttack.errorKm(attack.locate(guess), truth));
+		}
+		List<Double> sorted = errors.stream().sorted().toList();
+		System.out.printf(java.util.Locale.ROOT,
+				"radius probe, cell centres: attack error p10 %.0f m, median %.0f m, p90 %.0f m%n",
 				sorted.get(4) * 1000, sorted.get(20) * 1000, sorted.get(36) * 1000);
 		assertThat(sorted.get(20)).as("median error, km").isGreaterThanOrEqualTo(0.15);
 	}
