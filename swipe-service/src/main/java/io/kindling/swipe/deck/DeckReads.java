@@ -9,6 +9,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 import io.kindling.swipe.bloom.SwipeHistoryFilter;
 import io.kindling.swipe.boost.Boosts;
@@ -50,6 +55,9 @@ class DeckReads {
 
 	private final LocationGrid grid;
 
+	/** The reads of one deck that wait at the same time, each on a virtual thread. */
+	private final Executor readers = Executors.newVirtualThreadPerTaskExecutor();
+
 	DeckReads(CandidateQueries queries, SwipeHistoryFilter swiped, SuperLikes superLikes, Boosts boosts,
 			DeckProperties settings, SearchAreas areas, AreaRosters rosters, LocationGrid grid) {
 		this.queries = queries;
@@ -78,26 +86,40 @@ class DeckReads {
 	Read read(Profile viewer, Instant now, Set<Long> waiting) {
 		LocalDate today = LocalDate.ofInstant(now, ZoneOffset.UTC);
 		int size = this.settings.size();
-		Set<Long> hidden = this.queries.blockedEitherWay(viewer.userId());
+		// independent reads wait on their servers together, not one after the other
+		CompletableFuture<Set<Long>> blocked = start(() -> this.queries.blockedEitherWay(viewer.userId()));
+		CompletableFuture<List<Long>> superLikers = start(() -> this.superLikes.activeFor(viewer.userId(), now, size));
+		CompletableFuture<List<Long>> boosted = start(
+				() -> this.boosts.active(this.boosts.cellOf(viewer.geohash()), now));
+		CompletableFuture<Long> swipeCount = start(() -> this.swiped.swipeCount(viewer.userId()));
+		CompletableFuture<Integer> lastUsed = start(() -> this.areas.lastUsed(viewer));
 
-		List<Long> superLikerIds = this.superLikes.activeFor(viewer.userId(), now, size);
-		List<Long> boostedIds = this.boosts.active(this.boosts.cellOf(viewer.geohash()), now);
+		Set<Long> hidden = new HashSet<>(await(blocked));
+		List<Long> superLikerIds = await(superLikers);
+		List<Long> boostedIds = await(boosted);
+		// a missing swipe filter is rebuilt by the count, before any check can race to
+		long swipes = await(swipeCount);
+		// the super likers and the boosted are checked against the filter while the area
+		// is
+		List<Long> rest = new ArrayList<>(superLikerIds);
+		rest.addAll(boostedIds);
+		List<Long> restIds = List.copyOf(rest);
+		CompletableFuture<Set<Long>> restSwiped = start(() -> this.swiped.swipedAmong(viewer.userId(), restIds));
 
 		Set<Long> passed = new HashSet<>(hidden);
 		passed.addAll(waiting);
-		Area area = organicArea(viewer, today, now, passed, size);
+		Area area = organicArea(viewer, today, now, passed, size, swipes, await(lastUsed));
+		hidden.addAll(await(restSwiped));
 		List<Long> beyondIds = List.of();
 		if (viewer.expandWhenOut() && area.fresh().size() < size) {
 			int limit = limit(size - area.fresh().size(), passed.size());
 			beyondIds = this.queries.beyond(viewer, this.settings.maxExpandKm(), Candidate.AGE_SLACK_YEARS, today,
 					limit);
+			hidden.addAll(this.swiped.swipedAmong(viewer.userId(), beyondIds));
+			rest.addAll(beyondIds);
 		}
 
-		// one swipe filter call and one profile read for everyone not yet checked
-		List<Long> rest = new ArrayList<>(superLikerIds);
-		rest.addAll(boostedIds);
-		rest.addAll(beyondIds);
-		hidden.addAll(this.swiped.swipedAmong(viewer.userId(), rest));
+		// one profile read for everyone not yet dropped
 		List<Long> chosen = area.fresh().subList(0, Math.min(area.fresh().size(), size));
 		Set<Long> wanted = new HashSet<>(chosen);
 		rest.stream().filter((id) -> !hidden.contains(id)).forEach(wanted::add);
@@ -109,19 +131,36 @@ class DeckReads {
 		return new Read(inputs, area.precision(), area.lastPrecision());
 	}
 
+	private <T> CompletableFuture<T> start(Supplier<T> read) {
+		return CompletableFuture.supplyAsync(read, this.readers);
+	}
+
+	/** The read's answer, or the exception it failed with, as the caller's own. */
+	private static <T> T await(CompletableFuture<T> read) {
+		try {
+			return read.join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+	}
+
 	/**
 	 * The organic pool, best first: the viewer's geohash cell and its neighbours,
 	 * widening to larger cells while the area yields fewer than {@code size} new faces,
 	 * never wider than the viewer's distance needs. The area that sufficed last time is
 	 * where the next deck starts, since swipes only use an area up.
 	 */
-	private Area organicArea(Profile viewer, LocalDate today, Instant now, Set<Long> passed, int size) {
+	private Area organicArea(Profile viewer, LocalDate today, Instant now, Set<Long> passed, int size, long swipeCount,
+			int lastUsed) {
 		// wide enough for everyone whose cell's centre is within the viewer's radius
 		int widest = Math.min(NARROWEST_PRECISION,
 				Geohash.precisionFor(viewer.maxDistanceKm() + this.grid.diagonalKm()));
 		// the already-swiped are mostly the best ranked: read past them
-		int limit = limit(size, passed.size() + this.swiped.swipeCount(viewer.userId()));
-		int lastUsed = this.areas.lastUsed(viewer);
+		int limit = limit(size, passed.size() + swipeCount);
 		int precision = Math.max(widest, Math.min(NARROWEST_PRECISION, lastUsed));
 		List<Long> fresh = List.of();
 		for (; precision >= widest; precision--) {
