@@ -40,7 +40,7 @@ class LocationAttackIT extends SwipeTestBase {
 
 	/**
 	 * With the radius checked on exact positions (before the deck decided membership
-	 * between cell centres) this attack located 3 victims a median 2.7 m off.
+	 * between cell centres) this attack located 3 victims a median 2 mm off.
 	 */
 	@Test
 	void theRadiusProbeThroughTheDeckLocatesNobodyBetterThanTheirCell() {
