@@ -70,9 +70,9 @@ class CandidateQueries {
 
 	/**
 	 * Everyone of this gender in the given geohash cells (all of one precision), with
-	 * what the deck filters and ranks them by, for {@link AreaRosters}: one range read
-	 * per cell over the covering index idx_profiles_deck, no preference and no order in
-	 * it.
+	 * what the deck filters and ranks them by, for {@link AreaRosters}: one read of the
+	 * cells' ranges of the covering index idx_profiles_deck, with no preference and no
+	 * order in it.
 	 */
 	void roster(Gender gender, List<String> cells, Consumer<Roster.Person> each) {
 		Map<String, Object> params = new HashMap<>();
