@@ -99,8 +99,8 @@ class DeckReads {
 		List<Long> boostedIds = await(boosted);
 		// a missing swipe filter is rebuilt by the count, before any check can race to
 		long swipes = await(swipeCount);
-		// the super likers and the boosted are checked against the filter while the area
-		// is
+		// the super likers and the boosted are checked against the filter while the
+		// area is read
 		List<Long> rest = new ArrayList<>(superLikerIds);
 		rest.addAll(boostedIds);
 		List<Long> restIds = List.copyOf(rest);

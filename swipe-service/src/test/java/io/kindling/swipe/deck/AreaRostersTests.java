@@ -46,10 +46,7 @@ class AreaRostersTests {
 	@Test
 	void anAreaIsFilteredByBothSidesPreferencesBetweenCellCentresAndRankedAsTheDeckRanks() {
 		Random random = new Random(34);
-		List<Person> people = new ArrayList<>();
-		for (int i = 0; i < 3_000; i++) {
-			people.add(randomPerson(100 + i, random));
-		}
+		List<Person> people = randomPeople(3_000, random);
 		Table table = new Table(people);
 		AreaRosters rosters = new AreaRosters(table, GRID, new MutableClock(NOW), settings(Duration.ZERO));
 		int compared = 0;
@@ -73,12 +70,7 @@ class AreaRostersTests {
 
 	@Test
 	void anAreaIsReadOncePerTtlAndAfreshAfterIt() {
-		Random random = new Random(35);
-		List<Person> people = new ArrayList<>();
-		for (int i = 0; i < 500; i++) {
-			people.add(randomPerson(100 + i, random));
-		}
-		Table table = new Table(people);
+		Table table = new Table(randomPeople(500, new Random(35)));
 		MutableClock clock = new MutableClock(NOW);
 		AreaRosters rosters = new AreaRosters(table, GRID, clock, settings(Duration.ofSeconds(30)));
 		Profile viewer = new Person(1, Gender.WOMAN, Set.of(Gender.MAN), 30, 18, 99, 100, LAT, LON, 1000, NOW)
@@ -125,6 +117,14 @@ class AreaRostersTests {
 	private static DeckProperties settings(Duration rosterTtl) {
 		return new DeckProperties(200, Duration.ofHours(1), 5, 2, 50_000, Duration.ofMillis(200), 100, 500, rosterTtl,
 				1_000_000);
+	}
+
+	private static List<Person> randomPeople(int count, Random random) {
+		List<Person> people = new ArrayList<>();
+		for (int i = 0; i < count; i++) {
+			people.add(randomPerson(100 + i, random));
+		}
+		return people;
 	}
 
 	/** Someone within about 40 km of Oslo, of any gender, age, taste and radius. */

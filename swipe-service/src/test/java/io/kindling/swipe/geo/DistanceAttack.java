@@ -56,13 +56,9 @@ final class DistanceAttack {
 
 	private int probes;
 
-	/** Against a distance rounded to whole km: the step from k to k + 1 is at k + 0.5. */
-	DistanceAttack(Oracle oracle) {
-		this(oracle, 0.5);
-	}
-
 	/**
 	 * @param stepAt where the oracle's figure steps from k to k + 1: at k + stepAt km
+	 * (0.5 for a distance rounded to whole km, 0 for a radius checked on exact positions)
 	 */
 	DistanceAttack(Oracle oracle, double stepAt) {
 		this.oracle = oracle;
