@@ -99,6 +99,16 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void tokenWithoutASecretRefusesRatherThanSignWithOneOfItsOwn() throws Exception {
+		Run token = kindling(Map.of(), "token", "42");
+
+		assertThat(token.exitCode()).isEqualTo(1);
+		assertThat(token.out()).isEmpty();
+		assertThat(token.err()).contains("no JWT secret").contains("KINDLING_JWT_SECRET");
+		assertThat(Files.readString(SCRIPT)).doesNotContain("development-secret");
+	}
+
+	@Test
 	void webPrintsTheWebClientsAddressWithTheUsersTokenInTheFragment() throws Exception {
 		String secret = "a-test-secret-of-at-least-thirty-two-bytes";
 		Run web = kindling(Map.of("KINDLING_JWT_SECRET", secret, "KINDLING_WEB_PORT", "23080"), "web", "7");
