@@ -35,6 +35,7 @@ import io.kindling.matching.queue.TokenClaims;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomFormer;
 import io.kindling.matching.session.Session;
+import io.kindling.support.web.WebEdgeProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -69,6 +70,9 @@ class MatchingIT {
 
 	@Autowired
 	MutableClock clock;
+
+	@Autowired
+	WebEdgeProperties edge;
 
 	@Autowired
 	StringRedisTemplate redis;
@@ -270,7 +274,7 @@ class MatchingIT {
 			.until(() -> this.redis.opsForZSet().score(RedisKeys.ACTIVE_QUEUES, RedisKeys.queue(4, 3)) == null);
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(a, 4, 3).status()).isEqualTo(202);
-		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+		assertThat(this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body())
 			.containsPattern("kindling_matching_timeouts_total\\{size=\"3\",topic=\"4\"\\} [1-9]");
 	}
 
@@ -582,7 +586,7 @@ class MatchingIT {
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(b, 2, 2).status()).isEqualTo(202);
 		assertThat(this.api.join(a, 2, 2).status()).isEqualTo(200);
-		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+		assertThat(this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body())
 			.containsPattern("kindling_matching_claims_repaired_total\\{size=\"3\",topic=\"2\"\\} 2");
 	}
 
@@ -785,7 +789,7 @@ class MatchingIT {
 	}
 
 	private String prometheus() {
-		return this.api.send("GET", "/actuator/prometheus", null, null).body();
+		return this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body();
 	}
 
 	/** The value of one series in Prometheus' text format, 0 when it is not there yet. */

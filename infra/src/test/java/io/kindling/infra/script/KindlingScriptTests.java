@@ -137,7 +137,7 @@ class KindlingScriptTests {
 		Run status = kindling(Map.of("KINDLING_SWIPE_PORT", "23082", "KINDLING_DB_PORT", "23306"), "status");
 
 		assertThat(status.exitCode()).as(status.err()).isZero();
-		List<String> rows = status.out().strip().lines().toList();
+		List<String> rows = status.out().strip().lines().takeWhile((row) -> !row.isBlank()).toList();
 		assertThat(rows.get(0)).startsWith("NAME");
 		assertThat(rows.subList(1, rows.size())).hasSize(STACK.size())
 			.allSatisfy((row) -> assertThat(row).contains(" stopped "));
@@ -145,7 +145,32 @@ class KindlingScriptTests {
 			.containsExactlyElementsOf(STACK);
 		assertThat(status.out()).contains("http://127.0.0.1:23082")
 			.contains("jdbc:mysql://127.0.0.1:23306")
-			.contains("redis://127.0.0.1:6379");
+			.contains("redis://127.0.0.1:6379")
+			.contains("Metrics: /actuator/prometheus", "metrics-token");
+	}
+
+	@Test
+	void everyServiceListensOnLoopbackAndTheClusterStackBelievesForwardedAddressesFromTheBalancerAlone()
+			throws Exception {
+		Run single = functions("CHOSEN_STACK=single; service_settings matching-service; service_settings web-client");
+		Run cluster = functions("CHOSEN_STACK=cluster; service_settings swipe-service-2; balancer_errors; "
+				+ "balancer_config >\"$KINDLING_STATE_DIR/haproxy.cfg\"; cat \"$KINDLING_STATE_DIR/haproxy.cfg\"");
+
+		assertThat(single.exitCode()).as(single.err()).isZero();
+		assertThat(single.out().lines().filter("--kindling.bind-address=127.0.0.1"::equals)).hasSize(2);
+		assertThat(single.out()).doesNotContain("trusted-proxies");
+		assertThat(cluster.exitCode()).as(cluster.err()).isZero();
+		assertThat(cluster.out()).contains("--kindling.bind-address=127.0.0.1")
+			.contains("--kindling.web.trusted-proxies=127.0.0.2")
+			.contains("\tsource 127.0.0.2")
+			.contains("http-request del-header X-Forwarded-For")
+			.doesNotContain("forward-headers-strategy");
+		Path haproxy = Path.of("/usr/sbin/haproxy");
+		if (Files.isExecutable(haproxy)) {
+			Run check = run(List.of(haproxy.toString(), "-c", "-f", this.state.resolve("haproxy.cfg").toString()),
+					Map.of());
+			assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+		}
 	}
 
 	@Test
@@ -202,6 +227,12 @@ class KindlingScriptTests {
 
 		assertThat(logs.exitCode()).isEqualTo(1);
 		assertThat(logs.err()).contains("no such process 'postgres'");
+	}
+
+	/** Runs bash lines with the script's functions loaded, its command left out. */
+	private Run functions(String lines) throws Exception {
+		String load = "source <(sed '$d' '" + SCRIPT + "'); ";
+		return run(List.of("bash", "-c", load + lines), Map.of("KINDLING_STATE_DIR", this.state.toString()));
 	}
 
 	private Run kindling(Map<String, String> environment, String... args) throws Exception {

@@ -13,6 +13,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.ConfigurableWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
@@ -24,14 +25,16 @@ import org.springframework.web.filter.CorsFilter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
- * JSON, one body-size limit, CORS, and the container's error pages as problem details.
+ * JSON, one body-size limit, CORS, the container's error pages as problem details, the
+ * address the server listens on, the client's address behind trusted proxies only,
+ * printable header values, and the actuator closed but for health.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
 @AutoConfiguration(
 		before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class, WebMvcAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(WebEdgeProperties.class)
+@EnableConfigurationProperties({ WebEdgeProperties.class, ServerBinding.class })
 public class WebEdgeAutoConfiguration {
 
 	@Bean
@@ -70,19 +73,45 @@ public class WebEdgeAutoConfiguration {
 		return registration;
 	}
 
+	// before anything asks for the client's address
+	@Bean
+	FilterRegistrationBean<ClientAddresses> clientAddresses(WebEdgeProperties properties) {
+		FilterRegistrationBean<ClientAddresses> registration = new FilterRegistrationBean<>(
+				new ClientAddresses(WebEdgeProperties.trustedProxyBlocks(properties.trustedProxies())));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+		return registration;
+	}
+
+	// before everything that reads a header, Spring Security included
+	@Bean
+	FilterRegistrationBean<PrintableHeaders> printableHeaders(JsonMapper json) {
+		FilterRegistrationBean<PrintableHeaders> registration = new FilterRegistrationBean<>(
+				new PrintableHeaders(json));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+		return registration;
+	}
+
+	@Bean
+	FilterRegistrationBean<ActuatorGate> actuatorGate(WebEdgeProperties properties, JsonMapper json) {
+		FilterRegistrationBean<ActuatorGate> registration = new FilterRegistrationBean<>(
+				new ActuatorGate(properties.metricsToken(), json));
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+		return registration;
+	}
+
 	// before Spring Security and everything else that might read the body
 	@Bean
 	FilterRegistrationBean<BodySizeLimit> bodySizeLimit(WebEdgeProperties properties, JsonMapper json) {
 		FilterRegistrationBean<BodySizeLimit> registration = new FilterRegistrationBean<>(
 				new BodySizeLimit(properties, json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 4);
 		return registration;
 	}
 
 	@Bean
 	FilterRegistrationBean<ContentTypeGate> contentTypeGate(JsonMapper json) {
 		FilterRegistrationBean<ContentTypeGate> registration = new FilterRegistrationBean<>(new ContentTypeGate(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
 		return registration;
 	}
 
@@ -90,8 +119,14 @@ public class WebEdgeAutoConfiguration {
 	FilterRegistrationBean<EmptyErrorBodies> emptyErrorBodies(JsonMapper json) {
 		FilterRegistrationBean<EmptyErrorBodies> registration = new FilterRegistrationBean<>(
 				new EmptyErrorBodies(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 6);
 		return registration;
+	}
+
+	/** Every server socket on {@code kindling.bind-address}, when it is set. */
+	@Bean
+	WebServerFactoryCustomizer<ConfigurableWebServerFactory> bindAddress(ServerBinding binding) {
+		return new BindAddressCustomizer(binding);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -101,6 +136,30 @@ public class WebEdgeAutoConfiguration {
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemReportValve() {
 			return new ProblemReportValveCustomizer();
+		}
+
+	}
+
+	/** After Spring Boot's own customizer, which applies {@code server.address}. */
+	static final class BindAddressCustomizer
+			implements WebServerFactoryCustomizer<ConfigurableWebServerFactory>, Ordered {
+
+		private final ServerBinding binding;
+
+		BindAddressCustomizer(ServerBinding binding) {
+			this.binding = binding;
+		}
+
+		@Override
+		public void customize(ConfigurableWebServerFactory factory) {
+			if (this.binding.bindAddress() != null) {
+				factory.setAddress(this.binding.bindAddress());
+			}
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
 		}
 
 	}

@@ -1,0 +1,17 @@
+package io.kindling.support.web;
+
+import java.net.InetAddress;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The local address every server socket of a Kindling process listens on
+ * ({@code kindling.bind-address}, one setting for every service): here the HTTP port.
+ *
+ * @param bindAddress the local address to listen on; unset, every interface
+ */
+@ConfigurationProperties("kindling")
+public record ServerBinding(@Nullable InetAddress bindAddress) {
+}
