@@ -12,6 +12,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
 import org.jspecify.annotations.Nullable;
@@ -48,12 +49,13 @@ public class SessionService {
 
 	private final StreamTickets tickets;
 
-	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, Clock clock, MatchingProperties properties) {
+	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, Clock clock, MatchingProperties properties,
+			StreamLimits streamLimits) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
 		this.clock = clock;
 		this.properties = properties;
-		this.tickets = new StreamTickets(redis, clock, "matching:ticket:");
+		this.tickets = new StreamTickets(redis, clock, streamLimits, "matching:ticket:");
 	}
 
 	IssuedSession issue(String clientAddress) {

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
@@ -102,8 +103,8 @@ class SecurityConfiguration {
 	 * {@code POST /api/events/tickets}, redeemed by {@link StreamTicketFilter}.
 	 */
 	@Bean
-	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock) {
-		return new StreamTickets(redis, clock, "stream_ticket:");
+	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock, StreamLimits limits) {
+		return new StreamTickets(redis, clock, limits, "stream_ticket:");
 	}
 
 	/**
