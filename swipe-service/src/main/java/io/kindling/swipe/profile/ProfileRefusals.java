@@ -1,5 +1,7 @@
 package io.kindling.swipe.profile;
 
+import java.time.Duration;
+
 import io.kindling.support.web.Refusal;
 import io.kindling.support.web.Refused;
 
@@ -21,7 +23,10 @@ public enum ProfileRefusals implements Refusal {
 	NO_SUCH_PROFILE("no-such-profile", HttpStatus.NOT_FOUND, "No such profile"),
 
 	/** The caller has no profile of their own yet, and the call needs one. */
-	NO_PROFILE("no-profile", HttpStatus.NOT_FOUND, "No profile");
+	NO_PROFILE("no-profile", HttpStatus.NOT_FOUND, "No profile"),
+
+	/** The caller moved to another cell too often in the last hour. */
+	TOO_MANY_LOCATION_CHANGES("too-many-location-changes", HttpStatus.TOO_MANY_REQUESTS, "Too many location changes");
 
 	private final Type type;
 
@@ -37,6 +42,11 @@ public enum ProfileRefusals implements Refusal {
 	/** The caller has no profile yet; {@code needed} says what it is needed for. */
 	public static Refused noProfile(String needed) {
 		return NO_PROFILE.refused("Create a profile (PUT /api/profile) " + needed + ".");
+	}
+
+	static Refused tooManyLocationChanges(int perHour, Duration retryAfter) {
+		return TOO_MANY_LOCATION_CHANGES.refused(
+				"Your location can change " + perHour + " times an hour; keep the one you have for now.", retryAfter);
 	}
 
 	/** Someone acted on a user without a profile. */
