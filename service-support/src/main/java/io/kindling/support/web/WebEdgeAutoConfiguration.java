@@ -2,6 +2,7 @@ package io.kindling.support.web;
 
 import java.util.List;
 
+import jakarta.servlet.Filter;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -63,63 +64,50 @@ public class WebEdgeAutoConfiguration {
 		return new StrictJson();
 	}
 
-	// first of all, so that every answer a browser gets (a 413 too) carries the CORS
-	// headers it needs to read it
+	// The filters, in the order they run. First of all CORS, so that every answer a
+	// browser gets (a 413 too) carries the headers it needs to read it.
 	@Bean
 	FilterRegistrationBean<CorsFilter> crossOrigins(WebEdgeProperties properties, JsonMapper json) {
-		FilterRegistrationBean<CorsFilter> registration = new FilterRegistrationBean<>(
-				CrossOrigins.filter(properties.allowedOrigins(), json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-		return registration;
+		return inOrder(0, CrossOrigins.filter(properties.allowedOrigins(), json));
 	}
 
 	// before anything asks for the client's address
 	@Bean
 	FilterRegistrationBean<ClientAddresses> clientAddresses(WebEdgeProperties properties) {
-		FilterRegistrationBean<ClientAddresses> registration = new FilterRegistrationBean<>(
-				new ClientAddresses(WebEdgeProperties.trustedProxyBlocks(properties.trustedProxies())));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
-		return registration;
+		return inOrder(1, new ClientAddresses(WebEdgeProperties.trustedProxyBlocks(properties.trustedProxies())));
 	}
 
 	// before everything that reads a header, Spring Security included
 	@Bean
 	FilterRegistrationBean<PrintableHeaders> printableHeaders(JsonMapper json) {
-		FilterRegistrationBean<PrintableHeaders> registration = new FilterRegistrationBean<>(
-				new PrintableHeaders(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
-		return registration;
+		return inOrder(2, new PrintableHeaders(json));
 	}
 
 	@Bean
 	FilterRegistrationBean<ActuatorGate> actuatorGate(WebEdgeProperties properties, JsonMapper json) {
-		FilterRegistrationBean<ActuatorGate> registration = new FilterRegistrationBean<>(
-				new ActuatorGate(properties.metricsToken(), json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
-		return registration;
+		return inOrder(3, new ActuatorGate(properties.metricsToken(), json));
 	}
 
 	// before Spring Security and everything else that might read the body
 	@Bean
 	FilterRegistrationBean<BodySizeLimit> bodySizeLimit(WebEdgeProperties properties, JsonMapper json) {
-		FilterRegistrationBean<BodySizeLimit> registration = new FilterRegistrationBean<>(
-				new BodySizeLimit(properties, json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 4);
-		return registration;
+		return inOrder(4, new BodySizeLimit(properties, json));
 	}
 
 	@Bean
 	FilterRegistrationBean<ContentTypeGate> contentTypeGate(JsonMapper json) {
-		FilterRegistrationBean<ContentTypeGate> registration = new FilterRegistrationBean<>(new ContentTypeGate(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 5);
-		return registration;
+		return inOrder(5, new ContentTypeGate(json));
 	}
 
 	@Bean
 	FilterRegistrationBean<EmptyErrorBodies> emptyErrorBodies(JsonMapper json) {
-		FilterRegistrationBean<EmptyErrorBodies> registration = new FilterRegistrationBean<>(
-				new EmptyErrorBodies(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 6);
+		return inOrder(6, new EmptyErrorBodies(json));
+	}
+
+	/** A filter that runs before every other, at this place among the web edge's. */
+	private static <F extends Filter> FilterRegistrationBean<F> inOrder(int place, F filter) {
+		FilterRegistrationBean<F> registration = new FilterRegistrationBean<>(filter);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + place);
 		return registration;
 	}
 
