@@ -109,6 +109,29 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void upMakesItsOwnSecretsOnceReadableByItsOwnerAloneAndSignsTokensWithThem() throws Exception {
+		Run first = functions("make_secrets; jwt_secret; echo; metrics_token; echo; "
+				+ "stat -c %a \"$KINDLING_STATE_DIR/jwt-secret\" \"$KINDLING_STATE_DIR/metrics-token\"");
+		Run again = functions("make_secrets; jwt_secret; echo; metrics_token; echo");
+		Run token = kindling(Map.of(), "token", "42");
+		Run given = functions("rm \"$KINDLING_STATE_DIR/jwt-secret\"; export KINDLING_JWT_SECRET=given-secret; "
+				+ "make_secrets; jwt_secret; echo; ls \"$KINDLING_STATE_DIR\"");
+
+		assertThat(first.exitCode()).as(first.err()).isZero();
+		List<String> lines = first.out().lines().toList();
+		String secret = lines.get(0);
+		assertThat(secret.getBytes(StandardCharsets.UTF_8)).hasSizeGreaterThanOrEqualTo(32);
+		assertThat(lines.get(1)).matches("[0-9a-f]{64}");
+		assertThat(lines.subList(2, 4)).containsExactly("600", "600");
+		assertThat(again.out().lines().toList()).containsExactly(secret, lines.get(1));
+		assertThat(given.exitCode()).as(given.err()).isZero();
+		assertThat(given.out().lines().toList()).contains("given-secret", "metrics-token").doesNotContain("jwt-secret");
+		assertThat(token.exitCode()).as(token.err()).isZero();
+		String[] parts = token.out().strip().split("\\.");
+		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
+	}
+
+	@Test
 	void webPrintsTheWebClientsAddressWithTheUsersTokenInTheFragment() throws Exception {
 		String secret = "a-test-secret-of-at-least-thirty-two-bytes";
 		Run web = kindling(Map.of("KINDLING_JWT_SECRET", secret, "KINDLING_WEB_PORT", "23080"), "web", "7");
