@@ -5,6 +5,8 @@ import java.util.List;
 import jakarta.servlet.Filter;
 import tools.jackson.databind.json.JsonMapper;
 
+import io.kindling.support.server.ServerBinding;
+
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
