@@ -54,8 +54,7 @@ public class SessionService {
 	private final BanList bans;
 
 	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, BanList bans, Clock clock,
-			MatchingProperties properties,
-			StreamLimits streamLimits) {
+			MatchingProperties properties, StreamLimits streamLimits) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
