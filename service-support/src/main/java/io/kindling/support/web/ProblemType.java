@@ -42,7 +42,13 @@ public enum ProblemType implements Refusal {
 	INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
 
 	/** Redis or the database did not answer: retry after {@code Retry-After}. */
-	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable");
+	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable"),
+
+	/**
+	 * The instance is working on as many requests as {@code kindling.web.overload.*} lets
+	 * it: refused before anything was done, retry after {@code Retry-After}.
+	 */
+	OVERLOADED("overloaded", HttpStatus.SERVICE_UNAVAILABLE, "Overloaded");
 
 	private final Type type;
 

@@ -2,6 +2,10 @@ package io.kindling.support.web;
 
 import java.util.List;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.BeanFactory;
@@ -20,18 +24,20 @@ import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfigura
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.web.filter.CorsFilter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
- * JSON, one body-size limit, CORS, and the container's error pages as problem details.
+ * JSON, one body-size limit, CORS, one concurrency limit that sheds what an instance
+ * cannot serve, and the container's error pages as problem details.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
 @AutoConfiguration(
 		before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class, WebMvcAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(WebEdgeProperties.class)
+@EnableConfigurationProperties({ WebEdgeProperties.class, OverloadProperties.class })
 public class WebEdgeAutoConfiguration {
 
 	@Bean
@@ -92,6 +98,52 @@ public class WebEdgeAutoConfiguration {
 				new EmptyErrorBodies(json));
 		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
 		return registration;
+	}
+
+	// after the cheap refusals above, before Spring Security checks credentials or
+	// anything reads the body
+	@Bean
+	FilterRegistrationBean<LoadShedding> loadShedding(OverloadProperties properties, Environment environment,
+			JsonMapper json) {
+		LoadShedding shedding = new LoadShedding(properties, managementPath(environment), json);
+		FilterRegistrationBean<LoadShedding> registration = new FilterRegistrationBean<>(shedding);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 4);
+		registration.setEnabled(properties.enabled());
+		int threads = environment.getProperty("server.tomcat.threads.max", Integer.class, 200);
+		if (properties.enabled() && properties.limit() >= threads) {
+			throw new IllegalStateException(
+					"kindling.web.overload.limit (" + properties.limit() + ") must be below server.tomcat.threads.max ("
+							+ threads + "): the threads above the limit answer the refusals and the health checks");
+		}
+		return registration;
+	}
+
+	private static String managementPath(Environment environment) {
+		String base = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		return (base.endsWith("/") && base.length() > 1) ? base.substring(0, base.length() - 1) : base;
+	}
+
+	/** The limit, the requests at work and the refusals, for Prometheus. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class LoadSheddingMetrics {
+
+		@Bean
+		MeterBinder loadSheddingMeters(FilterRegistrationBean<LoadShedding> loadShedding) {
+			LoadShedding shedding = loadShedding.getFilter();
+			return (registry) -> {
+				Gauge.builder("kindling.web.overload.limit", shedding, LoadShedding::limit)
+					.description("The most requests this instance works on at once now")
+					.register(registry);
+				Gauge.builder("kindling.web.overload.in.flight", shedding, LoadShedding::inFlight)
+					.description("Requests this instance works on now (management endpoints aside)")
+					.register(registry);
+				FunctionCounter.builder("kindling.web.overload.refused", shedding, LoadShedding::refused)
+					.description("Requests refused with 503 overloaded")
+					.register(registry);
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
