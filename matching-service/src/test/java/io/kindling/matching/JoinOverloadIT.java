@@ -1,7 +1,6 @@
 package io.kindling.matching;
 
-import java.sql.Connection;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
@@ -14,6 +13,7 @@ import javax.sql.DataSource;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.TableLock;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -77,27 +77,21 @@ class JoinOverloadIT {
 		List<Future<Response>> held = new ArrayList<>();
 		List<Response> refused = new ArrayList<>();
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			try (Connection lock = this.dataSource.getConnection(); Statement statement = lock.createStatement()) {
-				statement.execute("LOCK TABLES conversations WRITE");
-				try {
-					for (int pair = 0; pair < HELD; pair++) {
-						String token = completing.get(pair);
-						long topic = FIRST_TOPIC + pair;
-						held.add(threads.submit(() -> api.join(token, topic, 2)));
-					}
-					awaitWaitingOnTheLock(HELD);
+			try (TableLock lock = TableLock.hold(this.dataSource, "conversations")) {
+				for (int pair = 0; pair < HELD; pair++) {
+					String token = completing.get(pair);
+					long topic = FIRST_TOPIC + pair;
+					held.add(threads.submit(() -> api.join(token, topic, 2)));
+				}
+				lock.awaitWaiting(HELD, Duration.ofSeconds(60));
 
-					for (String token : flood) {
-						refused.add(api.join(token, FIRST_TOPIC + HELD, 2));
-					}
-					assertThat(api.send("GET", "/actuator/health", null, null).status()).isEqualTo(200);
-					// every refusal came while the four still waited: none queued for a
-					// place
-					assertThat(held).noneMatch(Future::isDone);
+				for (String token : flood) {
+					refused.add(api.join(token, FIRST_TOPIC + HELD, 2));
 				}
-				finally {
-					statement.execute("UNLOCK TABLES");
-				}
+				assertThat(api.send("GET", "/actuator/health", null, null).status()).isEqualTo(200);
+				// every refusal came while the four still waited: none queued for a
+				// place
+				assertThat(held).noneMatch(Future::isDone);
 			}
 			for (Response answer : refused) {
 				assertThat(answer.status()).as(answer.body()).isEqualTo(503);
@@ -125,20 +119,6 @@ class JoinOverloadIT {
 		for (String token : flood) {
 			assertThat(roomsOf(token)).hasSize(1);
 		}
-	}
-
-	private void awaitWaitingOnTheLock(int statements) throws InterruptedException {
-		for (int round = 0; round < 600; round++) {
-			Long waiting = this.jdbc
-				.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE state LIKE 'Waiting for table%'")
-				.query(Long.class)
-				.single();
-			if (waiting >= statements) {
-				return;
-			}
-			Thread.sleep(100);
-		}
-		throw new AssertionError("the joins never waited on the locked table");
 	}
 
 	private List<Long> roomsOf(String token) throws Exception {

@@ -1,7 +1,6 @@
 package io.kindling.swipe.swipe;
 
-import java.sql.Connection;
-import java.sql.Statement;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -11,6 +10,7 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 import io.kindling.infra.http.Response;
+import io.kindling.infra.test.TableLock;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -45,26 +45,20 @@ class SwipeOverloadIT extends SwipeTestBase {
 		List<Future<Response>> held = new ArrayList<>();
 		List<Response> refused = new ArrayList<>();
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
-			try (Connection lock = this.dataSource.getConnection(); Statement statement = lock.createStatement()) {
-				statement.execute("LOCK TABLES swipe_history WRITE");
-				try {
-					for (int pair = 0; pair < HELD; pair++) {
-						int which = pair;
-						held.add(threads.submit(() -> likeBack(users, which)));
-					}
-					awaitWaitingOnTheLock(HELD);
+			try (TableLock lock = TableLock.hold(this.dataSource, "swipe_history")) {
+				for (int pair = 0; pair < HELD; pair++) {
+					int which = pair;
+					held.add(threads.submit(() -> likeBack(users, which)));
+				}
+				lock.awaitWaiting(HELD, Duration.ofSeconds(60));
 
-					for (int pair = HELD; pair < PAIRS; pair++) {
-						refused.add(likeBack(users, pair));
-					}
-					assertThat(this.api.http().get("/actuator/health", null).status()).isEqualTo(200);
-					// every refusal came while the four still waited: none queued for a
-					// place
-					assertThat(held).noneMatch(Future::isDone);
+				for (int pair = HELD; pair < PAIRS; pair++) {
+					refused.add(likeBack(users, pair));
 				}
-				finally {
-					statement.execute("UNLOCK TABLES");
-				}
+				assertThat(this.api.http().get("/actuator/health", null).status()).isEqualTo(200);
+				// every refusal came while the four still waited: none queued for a
+				// place
+				assertThat(held).noneMatch(Future::isDone);
 			}
 			for (Response answer : refused) {
 				assertThat(answer.status()).as(answer.body()).isEqualTo(503);
@@ -96,20 +90,6 @@ class SwipeOverloadIT extends SwipeTestBase {
 
 	private Response likeBack(List<Long> users, int pair) {
 		return this.api.swipe(second(users, pair), "back-" + pair, first(users, pair), "LIKE");
-	}
-
-	private void awaitWaitingOnTheLock(int statements) throws InterruptedException {
-		for (int round = 0; round < 600; round++) {
-			Long waiting = this.jdbc
-				.sql("SELECT COUNT(*) FROM information_schema.processlist WHERE state LIKE 'Waiting for table%'")
-				.query(Long.class)
-				.single();
-			if (waiting >= statements) {
-				return;
-			}
-			Thread.sleep(100);
-		}
-		throw new AssertionError("the swipes never waited on the locked table");
 	}
 
 	private long swipesOf(long userId) {
