@@ -39,7 +39,8 @@ public final class OverloadBench {
 	};
 
 	/** The service's limit as Prometheus reads it. */
-	private static final Pattern LIMIT = Pattern.compile("(?m)^kindling_web_overload_limit(?:\\{[^}]*})? ([0-9.eE+]+)$");
+	private static final Pattern LIMIT = Pattern
+		.compile("(?m)^kindling_web_overload_limit(?:\\{[^}]*})? ([0-9.eE+]+)$");
 
 	private OverloadBench() {
 	}
