@@ -85,6 +85,14 @@ public final class Load {
 			return Duration.ofNanos(System.nanoTime() - this.runStartNanos);
 		}
 
+		/**
+		 * How long the call has taken so far: from when it was due in an open loop, from
+		 * its start otherwise.
+		 */
+		public Duration elapsed() {
+			return Duration.ofNanos(System.nanoTime() - this.startNanos);
+		}
+
 		/** Times the call from now: what came before was its preparation. */
 		public void startClock() {
 			this.startNanos = System.nanoTime();

@@ -43,7 +43,7 @@ final class ApiOperations implements GlobalOperationCustomizer {
 	/** What the web edge answers any endpoint with. */
 	private static final Set<ProblemType> EVERY_ENDPOINT = EnumSet.of(ProblemType.BAD_REQUEST,
 			ProblemType.INVALID_REQUEST, ProblemType.ORIGIN_NOT_ALLOWED, ProblemType.NOT_ACCEPTABLE,
-			ProblemType.INTERNAL_ERROR, ProblemType.UNAVAILABLE);
+			ProblemType.INTERNAL_ERROR, ProblemType.UNAVAILABLE, ProblemType.OVERLOADED);
 
 	/** And what it answers an endpoint that takes a body with. */
 	private static final Set<ProblemType> WITH_A_BODY = EnumSet.of(ProblemType.UNREADABLE_REQUEST_BODY,

@@ -55,7 +55,13 @@ public enum ProblemType implements Refusal {
 	TOO_MANY_STREAMS("too-many-streams", HttpStatus.TOO_MANY_REQUESTS, "Too many event streams"),
 
 	/** Redis or the database did not answer: retry after {@code Retry-After}. */
-	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable");
+	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable"),
+
+	/**
+	 * The instance is working on as many requests as {@code kindling.web.overload.*} lets
+	 * it: refused before anything was done, retry after {@code Retry-After}.
+	 */
+	OVERLOADED("overloaded", HttpStatus.SERVICE_UNAVAILABLE, "Overloaded");
 
 	private final Type type;
 

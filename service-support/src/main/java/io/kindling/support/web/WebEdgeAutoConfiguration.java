@@ -3,6 +3,10 @@ package io.kindling.support.web;
 import java.util.List;
 
 import jakarta.servlet.Filter;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
 import tools.jackson.databind.json.JsonMapper;
 
 import io.kindling.support.server.ServerBinding;
@@ -24,20 +28,22 @@ import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfigura
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.web.filter.CorsFilter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
  * JSON, one body-size limit, CORS, the container's error pages as problem details, the
  * address the server listens on, the client's address behind trusted proxies only,
- * printable header values, and the actuator closed but for health.
+ * printable header values, the actuator closed but for health, and one concurrency limit
+ * that sheds what an instance cannot serve.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
 @AutoConfiguration(
 		before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class, WebMvcAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties({ WebEdgeProperties.class, ServerBinding.class })
+@EnableConfigurationProperties({ WebEdgeProperties.class, ServerBinding.class, OverloadProperties.class })
 public class WebEdgeAutoConfiguration {
 
 	@Bean
@@ -106,6 +112,28 @@ public class WebEdgeAutoConfiguration {
 		return inOrder(6, new EmptyErrorBodies(json));
 	}
 
+	// after the cheap refusals above, before Spring Security checks credentials or
+	// anything reads the body
+	@Bean
+	FilterRegistrationBean<LoadShedding> loadShedding(OverloadProperties properties, Environment environment,
+			JsonMapper json) {
+		LoadShedding shedding = new LoadShedding(properties, managementPath(environment), json);
+		FilterRegistrationBean<LoadShedding> registration = inOrder(7, shedding);
+		registration.setEnabled(properties.enabled());
+		int threads = environment.getProperty("server.tomcat.threads.max", Integer.class, 200);
+		if (properties.enabled() && properties.limit() >= threads) {
+			throw new IllegalStateException(
+					"kindling.web.overload.limit (" + properties.limit() + ") must be below server.tomcat.threads.max ("
+							+ threads + "): the threads above the limit answer the refusals and the health checks");
+		}
+		return registration;
+	}
+
+	private static String managementPath(Environment environment) {
+		String base = environment.getProperty("management.endpoints.web.base-path", "/actuator");
+		return (base.endsWith("/") && base.length() > 1) ? base.substring(0, base.length() - 1) : base;
+	}
+
 	/** A filter that runs before every other, at this place among the web edge's. */
 	private static <F extends Filter> FilterRegistrationBean<F> inOrder(int place, F filter) {
 		FilterRegistrationBean<F> registration = new FilterRegistrationBean<>(filter);
@@ -117,6 +145,29 @@ public class WebEdgeAutoConfiguration {
 	@Bean
 	WebServerFactoryCustomizer<ConfigurableWebServerFactory> bindAddress(ServerBinding binding) {
 		return new BindAddressCustomizer(binding);
+	}
+
+	/** The limit, the requests at work and the refusals, for Prometheus. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(MeterRegistry.class)
+	static class LoadSheddingMetrics {
+
+		@Bean
+		MeterBinder loadSheddingMeters(FilterRegistrationBean<LoadShedding> loadShedding) {
+			LoadShedding shedding = loadShedding.getFilter();
+			return (registry) -> {
+				Gauge.builder("kindling.web.overload.limit", shedding, LoadShedding::limit)
+					.description("The most requests this instance works on at once now")
+					.register(registry);
+				Gauge.builder("kindling.web.overload.in.flight", shedding, LoadShedding::inFlight)
+					.description("Requests this instance works on now (management endpoints aside)")
+					.register(registry);
+				FunctionCounter.builder("kindling.web.overload.refused", shedding, LoadShedding::refused)
+					.description("Requests refused with 503 overloaded")
+					.register(registry);
+			};
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -1,7 +1,11 @@
 package io.kindling.support.web;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
@@ -10,6 +14,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.http.HttpStatus;
@@ -21,8 +26,12 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
-/** A service in miniature: a JSON body, a validated parameter, and failures of ours. */
+/**
+ * A service in miniature: a JSON body, a validated parameter, failures of ours, requests
+ * as slow as a test wants, and an event stream.
+ */
 @SpringBootApplication
 class EdgeTestApplication {
 
@@ -60,9 +69,63 @@ class EdgeTestApplication {
 
 	}
 
+	/**
+	 * Holds the requests of {@code /gate} in their handler until a test opens it: slow
+	 * requests, as long as the test wants.
+	 */
+	static final class Gate {
+
+		private final Semaphore arrived = new Semaphore(0);
+
+		private volatile CountDownLatch open = new CountDownLatch(1);
+
+		void pass() throws InterruptedException {
+			CountDownLatch open = this.open;
+			this.arrived.release();
+			open.await();
+		}
+
+		/** Waits until {@code requests} more are held in the handler. */
+		boolean awaitHeld(int requests) throws InterruptedException {
+			return this.arrived.tryAcquire(requests, 60, TimeUnit.SECONDS);
+		}
+
+		/** Lets every held request go, and closes again for the next ones. */
+		void open() {
+			CountDownLatch open = this.open;
+			this.open = new CountDownLatch(1);
+			open.countDown();
+		}
+
+	}
+
+	@Bean
+	Gate gate() {
+		return new Gate();
+	}
+
 	@RestController
 	@Validated
 	static class Endpoints {
+
+		private final Gate gate;
+
+		Endpoints(Gate gate) {
+			this.gate = gate;
+		}
+
+		@GetMapping("/gate")
+		Map<String, Object> gate() throws InterruptedException {
+			this.gate.pass();
+			return Map.of("passed", true);
+		}
+
+		@GetMapping("/stream")
+		SseEmitter stream() throws IOException {
+			SseEmitter stream = new SseEmitter(Duration.ofMinutes(5).toMillis());
+			stream.send(SseEmitter.event().comment("open"));
+			return stream;
+		}
 
 		@PostMapping("/join")
 		Map<String, Object> join(@Valid @RequestBody Join join) {
