@@ -3,12 +3,23 @@ package io.kindling.infra.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 
+import io.kindling.infra.bench.Load.Result;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.ServiceJar;
@@ -19,11 +30,13 @@ import org.jspecify.annotations.Nullable;
  * happens: on {@link #close()}, and on Ctrl-C through a shutdown hook. Redis and Kafka
  * run in the modes the command line chose ({@code --redis}, {@code --kafka}); services
  * get only hosts and ports (their own {@code application.yml} builds the rest, as under
- * {@code ./kindling up} and in the tests).
+ * {@code ./kindling up} and in the tests), the stack's JWT secret, and the settings on
+ * the bench's command line.
  *
  * <pre>
  * try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb("kindling_matching").start()) {
  *     ServiceJar service = stack.startService("matching-service", "512m", "matching.log", settings);
+ *     Phase rooms = stack.measure(() -> Load.closedLoop(32, Duration.ofSeconds(10), operation));
  * }
  * </pre>
  */
@@ -31,9 +44,21 @@ public final class BenchStack implements AutoCloseable {
 
 	private final Path work;
 
+	private final BenchOptions options;
+
 	private final Thread cleanup;
 
 	private final List<ServiceJar> services = new ArrayList<>();
+
+	/**
+	 * Every service of the stack accepts tokens signed with it: 384 random bits, made
+	 * here.
+	 */
+	private final String secret = newSecret();
+
+	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
+
+	private @Nullable Connection monitor;
 
 	private @Nullable BenchRedis redis;
 
@@ -43,8 +68,9 @@ public final class BenchStack implements AutoCloseable {
 
 	private boolean closed;
 
-	private BenchStack(String bench) throws IOException {
+	private BenchStack(String bench, BenchOptions options) throws IOException {
 		this.work = Files.createTempDirectory("kindling-bench-" + bench + "-");
+		this.options = options;
 		this.cleanup = new Thread(this::close, bench + "-bench-cleanup");
 		// an interrupted bench (Ctrl-C) stops what it started too
 		Runtime.getRuntime().addShutdownHook(this.cleanup);
@@ -102,7 +128,7 @@ public final class BenchStack implements AutoCloseable {
 		}
 
 		public BenchStack start() throws IOException {
-			BenchStack stack = new BenchStack(this.bench);
+			BenchStack stack = new BenchStack(this.bench, this.options);
 			try {
 				if (this.redis != null) {
 					stack.redis = this.redis.start(stack.work.resolve("redis"));
@@ -165,6 +191,27 @@ public final class BenchStack implements AutoCloseable {
 		return mariaDb().jdbcUrl(database);
 	}
 
+	/** A connection of the bench's own to one of the stack's databases. */
+	public Connection connect(String database) throws SQLException {
+		return DriverManager.getConnection(jdbcUrl(database), MariaDbServer.USER, MariaDbServer.PASSWORD);
+	}
+
+	private static String newSecret() {
+		byte[] bytes = new byte[48];
+		new SecureRandom().nextBytes(bytes);
+		return Base64.getEncoder().encodeToString(bytes);
+	}
+
+	/** The JWT secret every service of the stack is started with. */
+	public String secret() {
+		return this.secret;
+	}
+
+	/** A token for {@code userId} that the stack's services accept, signed once. */
+	public String token(long userId) {
+		return this.tokens.computeIfAbsent(userId, (user) -> Hs256.token(this.secret, user));
+	}
+
 	/**
 	 * Where a service finds what this stack runs, as {@code --name=value}: hosts and
 	 * ports only, as {@code ./kindling up} passes them.
@@ -186,14 +233,17 @@ public final class BenchStack implements AutoCloseable {
 
 	/**
 	 * Starts {@code <module>/target/<module>.jar} on a free port with the stack's
-	 * connection settings and then {@code settings} (a later one replaces an earlier one
-	 * of the same name), its output in {@code log} under the work directory; waits until
-	 * it is healthy.
+	 * connection settings and secret, quiet logs, {@code settings}, and then the settings
+	 * of the bench's command line (a later one replaces an earlier one of the same name),
+	 * its output in {@code log} under the work directory; waits until it is healthy.
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
+		all.add("--kindling.security.jwt-secret=" + this.secret);
+		all.add("--logging.level.root=WARN");
 		all.addAll(settings);
+		all.addAll(this.options.settings());
 		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), heap, FreePorts.pick(),
 				lastOfEachName(all), this.work.resolve(log));
 		synchronized (this) {
@@ -231,6 +281,48 @@ public final class BenchStack implements AutoCloseable {
 				CpuTime.of(List.of(ProcessHandle.current().pid())));
 	}
 
+	/** What the stack's processes have done so far. */
+	public Usage usage() {
+		try {
+			long redisCommands = (this.redis != null) ? this.redis.commandsProcessed() : 0;
+			long statements = 0;
+			long commits = 0;
+			if (this.mariaDb != null) {
+				try (Statement status = monitor().createStatement();
+						ResultSet rs = status
+							.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
+					while (rs.next()) {
+						if (rs.getString(1).equalsIgnoreCase("Questions")) {
+							statements = rs.getLong(2);
+						}
+						else {
+							commits = rs.getLong(2);
+						}
+					}
+				}
+			}
+			return new Usage(cpu(), redisCommands, statements, commits);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("MariaDB's status could not be read", ex);
+		}
+	}
+
+	private synchronized Connection monitor() throws SQLException {
+		if (this.monitor == null) {
+			this.monitor = DriverManager.getConnection(mariaDb().jdbcUrl(""), MariaDbServer.USER,
+					MariaDbServer.PASSWORD);
+		}
+		return this.monitor;
+	}
+
+	/** Runs a phase's load and returns what it did with what it cost the stack. */
+	public Phase measure(Callable<Result> load) throws Exception {
+		Usage before = usage();
+		Result result = load.call();
+		return new Phase(result, usage().minus(before));
+	}
+
 	/** Stops the services, then the servers, and removes the work directory; once. */
 	@Override
 	public synchronized void close() {
@@ -239,6 +331,14 @@ public final class BenchStack implements AutoCloseable {
 		}
 		this.closed = true;
 		ServiceJar.stopAll(this.services);
+		if (this.monitor != null) {
+			try {
+				this.monitor.close();
+			}
+			catch (SQLException ex) {
+				// the server stops next
+			}
+		}
 		for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.mariaDb }) {
 			if (server != null) {
 				try {
