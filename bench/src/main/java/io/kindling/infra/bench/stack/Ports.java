@@ -11,8 +11,8 @@ import io.kindling.infra.servers.FreePorts;
 
 /**
  * The drill's ports, all from one base: six Redis nodes (and their buses at +10000),
- * MariaDB, three Kafka nodes with their controllers, and the three services' balancer
- * ports (their instances at +100 and +200).
+ * MariaDB, three Kafka nodes with their controllers, the three services' balancer ports
+ * (their instances at +100 and +200) and the web client's.
  */
 record Ports(int base) {
 
@@ -20,8 +20,7 @@ record Ports(int base) {
 		SplittableRandom random = new SplittableRandom();
 		for (int attempt = 0; attempt < 50; attempt++) {
 			// below Linux's ephemeral range (32768 up), where an outgoing connection
-			// can
-			// take a port between the check and the bind
+			// can take a port between the check and the bind
 			Ports ports = new Ports(20_000 + 10 * random.nextInt(270));
 			if (ports.all().stream().noneMatch(FreePorts::isOpen)) {
 				return ports;
@@ -54,6 +53,11 @@ record Ports(int base) {
 		return this.base + 22;
 	}
 
+	/** The web client's: left at its default, it met whatever else ran on 8080. */
+	int web() {
+		return this.base + 23;
+	}
+
 	List<Integer> all() {
 		List<Integer> ports = new ArrayList<>();
 		for (int i = 0; i < 6; i++) {
@@ -67,6 +71,7 @@ record Ports(int base) {
 		for (int service : List.of(matching(), swipe(), relay())) {
 			ports.addAll(List.of(service, service + 100, service + 200));
 		}
+		ports.add(web());
 		return ports;
 	}
 
@@ -80,6 +85,7 @@ record Ports(int base) {
 		environment.put("KINDLING_MATCHING_PORT", String.valueOf(matching()));
 		environment.put("KINDLING_SWIPE_PORT", String.valueOf(swipe()));
 		environment.put("KINDLING_RELAY_PORT", String.valueOf(relay()));
+		environment.put("KINDLING_WEB_PORT", String.valueOf(web()));
 		return environment;
 	}
 

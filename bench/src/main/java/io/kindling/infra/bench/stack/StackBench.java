@@ -79,10 +79,11 @@ public final class StackBench {
 		try {
 			int up = this.script.run(Duration.ofMinutes(15), "up", "--cluster");
 			check(up == 0, "./kindling up --cluster exits 0 (it took %s)", since(started));
+			// what a failed up started must be stopped by down too
+			pids = this.script.pids();
 			if (up != 0) {
 				return false;
 			}
-			pids = this.script.pids();
 			check(pids.keySet().equals(STARTED),
 					"16 processes started (6 Redis, MariaDB, Kafka, 6 services, the balancer, the web client): %s",
 					new TreeSet<>(pids.keySet()));
