@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BenchStack implements AutoCloseable {
 
-	private final Path work;
+	final Path work;
 
 	private final BenchOptions options;
 
@@ -60,15 +60,15 @@ public final class BenchStack implements AutoCloseable {
 
 	private @Nullable Connection monitor;
 
-	private @Nullable BenchRedis redis;
+	@Nullable BenchRedis redis;
 
-	private @Nullable MariaDbServer mariaDb;
+	@Nullable MariaDbServer mariaDb;
 
-	private @Nullable BenchKafka kafka;
+	@Nullable BenchKafka kafka;
 
 	private boolean closed;
 
-	private BenchStack(String bench, BenchOptions options) throws IOException {
+	BenchStack(String bench, BenchOptions options) throws IOException {
 		this.work = Files.createTempDirectory("kindling-bench-" + bench + "-");
 		this.options = options;
 		this.cleanup = new Thread(this::close, bench + "-bench-cleanup");
@@ -77,79 +77,8 @@ public final class BenchStack implements AutoCloseable {
 	}
 
 	/** What to start for the bench {@code bench}, in the modes {@code options} chose. */
-	public static Builder of(String bench, BenchOptions options) {
-		return new Builder(bench, options);
-	}
-
-	/** The parts of a stack a bench asks for; {@link #start()} starts them. */
-	public static final class Builder {
-
-		private final String bench;
-
-		private final BenchOptions options;
-
-		private BenchRedis.@Nullable Mode redis;
-
-		private final List<String> databases = new ArrayList<>();
-
-		private int kafkaPartitions;
-
-		private Builder(String bench, BenchOptions options) {
-			this.bench = bench;
-			this.options = options;
-		}
-
-		/** Redis in the mode the command line chose ({@code --redis}). */
-		public Builder redis() {
-			return redis(this.options.redis());
-		}
-
-		/**
-		 * Redis in this mode, whatever the command line chose: for a bench that measures
-		 * one mode beside another.
-		 */
-		public Builder redis(BenchRedis.Mode mode) {
-			this.redis = mode;
-			return this;
-		}
-
-		/** MariaDB with these databases, each granted to the services' user. */
-		public Builder mariaDb(String... databases) {
-			this.databases.addAll(List.of(databases));
-			return this;
-		}
-
-		/**
-		 * Kafka, whose topics get {@code partitions} partitions unless created otherwise.
-		 */
-		public Builder kafka(int partitions) {
-			this.kafkaPartitions = partitions;
-			return this;
-		}
-
-		public BenchStack start() throws IOException {
-			BenchStack stack = new BenchStack(this.bench, this.options);
-			try {
-				if (this.redis != null) {
-					stack.redis = this.redis.start(stack.work.resolve("redis"));
-				}
-				if (!this.databases.isEmpty()) {
-					MariaDbServer mariaDb = new MariaDbServer(stack.work.resolve("mariadb"), FreePorts.pick());
-					stack.mariaDb = mariaDb;
-					mariaDb.start();
-					this.databases.forEach(mariaDb::createDatabase);
-				}
-				if (this.kafkaPartitions > 0) {
-					stack.kafka = this.options.kafka().start(stack.work.resolve("kafka"), this.kafkaPartitions);
-				}
-				return stack;
-			}
-			catch (RuntimeException ex) {
-				stack.close();
-				throw ex;
-			}
-		}
-
+	public static BenchStackBuilder of(String bench, BenchOptions options) {
+		return new BenchStackBuilder(bench, options);
 	}
 
 	/**

@@ -148,9 +148,9 @@ public final class RelayBench {
 						CpuTime.microsPer(floorCpu.mariaDb(), floorRows),
 						CpuTime.microsPer(floorCpu.bench(), floorRows), floorRows);
 				System.out.printf(
-						"%noutbox-relay: %,d rows drained in %.1f s; idle: %.0f queries/s against MariaDB"
-								+ " (both sources, probe at polling.max-interval 50 ms)%n",
-						backlog, relayDrain.seconds(), idleQueries);
+						"%noutbox-relay: %,d rows drained in %.1f s; idle: %.1f queries/s against MariaDB"
+								+ " (both sources, probe at polling.max-interval %d ms)%n",
+						backlog, relayDrain.seconds(), idleQueries, relaySettings.maxInterval().toMillis());
 				System.out.printf(
 						"naive: %,d of %,d latency-run events delivered in time, %,d still unpublished at the end%n",
 						naiveLatency.getTotalCount(), (long) rate * seconds, naiveLeft);
