@@ -9,6 +9,7 @@ import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
+import io.kindling.infra.bench.LatencyRate;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
 import io.kindling.infra.bench.Phase;
@@ -75,8 +76,8 @@ public final class PushBench {
 					maxSeconds, 3 * maxSeconds);
 			likes.pairs(32, 3 * maxSeconds);
 			Phase maximum = stack.measure(() -> likes.pairs(32, maxSeconds));
-			double rate = (options.number("--rate", 0) > 0) ? options.number("--rate", 0) : maximum.perSecond() / 4;
-			String rateSource = (options.number("--rate", 0) > 0) ? "--rate" : "a quarter of the maximum";
+			LatencyRate latencyRate = LatencyRate.of(options, maximum.perSecond());
+			double rate = latencyRate.perSecond();
 			// every match needs a partner of its own: a pair matches once
 			int partners = (int) Math.ceil(rate * (warmup + seconds + 5));
 			long firstPartner = online + 1;
@@ -87,7 +88,7 @@ public final class PushBench {
 			System.out.printf("  done in %.1f s%n", (System.nanoTime() - likesStarted) / 1e9);
 
 			OnlineUsers users = OnlineUsers.start(onlineOnB, stack, online);
-			System.out.printf("partners like back at %.0f matches/s (%s)...%n", rate, rateSource);
+			System.out.printf("partners like back at %.0f matches/s (%s)...%n", rate, latencyRate.source());
 			// the CPU from the first measured call: the warm-up's is not the steady
 			// state's
 			AtomicReference<CpuMark> measuredFrom = new AtomicReference<>();
@@ -120,8 +121,8 @@ public final class PushBench {
 			System.out.printf(
 					"%nMaximum on A: %,.0f matches/s (%d clients, each like that makes a match p50 / p99 %s). Then %.0f matches/s (%s)"
 							+ " for %d s (%,d made), %d online users each polling once a second, %s; from matched_at to the other person knowing:%n%n",
-					maximum.perSecond(), 32, maximum.p50p99(), rate, rateSource, seconds, users.made.size(), online,
-					where);
+					maximum.perSecond(), 32, maximum.p50p99(), rate, latencyRate.source(), seconds, users.made.size(),
+					online, where);
 			Table table = Table
 				.columns("how the other person learns of the match", "matches", "p50 ms", "p90 ms", "p99 ms", "max ms",
 						"missed")

@@ -8,6 +8,7 @@ import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.LatencyRate;
 import io.kindling.infra.bench.Phase;
 import io.kindling.infra.bench.Table;
 import io.kindling.infra.bench.Turns;
@@ -84,17 +85,17 @@ final class BesideStandalone {
 				System.out.printf("join -> matched at full speed on %s, slice %d of %d...%n", side.name, i + 1, SLICES);
 				side.rooms = side.rooms.plus(side.load.stack.measure(() -> side.load.rooms(clients, slice)));
 			});
-			double rate = RoomsBench.pushRate(options, standalone.rooms);
+			LatencyRate joins = RoomsBench.pushRate(options, standalone.rooms);
 			for (Side side : List.of(standalone, other)) {
-				System.out.printf("push latency at %.0f joins/s on %s...%n", 2 * rate, side.name);
-				side.push = PushPhase.run(side.load, rate, seconds);
+				System.out.printf("push latency at %.0f joins/s on %s...%n", joins.perSecond(), side.name);
+				side.push = PushPhase.run(side.load, joins.perSecond() / 2, seconds);
 			}
 			String loadAfter = BenchHost.loadAverage(" / ");
 
 			System.out.printf(
 					"%nJoin on one instance, the forming join on the other, both leave; %d closed-loop clients, %d s each in %d alternating slices."
 							+ " Push: %.0f joins/s open loop (%s), %d s each after a 1 s lead-in.%n%n",
-					clients, slice * SLICES, SLICES, 2 * rate, RoomsBench.pushRateSource(options), seconds);
+					clients, slice * SLICES, SLICES, joins.perSecond(), joins.source(), seconds);
 			Table table = Table
 				.columns("redis", "rooms/s", "forming join p50 / p99", "push p50 / p99",
 						"CPU per room, ms: services, MariaDB, Redis", "Redis commands per room")

@@ -6,6 +6,7 @@ import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.LatencyRate;
 import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Phase;
 import io.kindling.infra.bench.Table;
@@ -58,18 +59,11 @@ public final class RoomsBench {
 	}
 
 	/**
-	 * The push phase's rate in rooms a second: a quarter of the join→matched maximum, so
-	 * the latency is taken at the same share of any machine's capacity; or {@code --rate}
-	 * joins a second.
+	 * The push phase's rate: {@code --rate} joins a second, or a quarter of the
+	 * join→matched maximum (two joins a room).
 	 */
-	static double pushRate(BenchOptions options, Phase maximum) {
-		long joins = options.number("--rate", 0);
-		return (joins > 0) ? joins / 2.0 : maximum.perSecond() / 4;
-	}
-
-	/** What the push rate is, for the tables. */
-	static String pushRateSource(BenchOptions options) {
-		return (options.number("--rate", 0) > 0) ? "--rate" : "a quarter of the maximum";
+	static LatencyRate pushRate(BenchOptions options, Phase maximum) {
+		return LatencyRate.of(options, 2 * maximum.perSecond());
 	}
 
 	private static void allPhases(BenchOptions options, int seconds, int clients, int warmup) throws Exception {
@@ -83,9 +77,9 @@ public final class RoomsBench {
 			Phase noOp = stack.measure(() -> load.noOp(clients, seconds));
 			System.out.println("join -> matched at full speed...");
 			Phase rooms = stack.measure(() -> load.rooms(clients, seconds));
-			double rate = pushRate(options, rooms);
-			System.out.printf("push latency at %.0f joins/s, beside 1 s polling...%n", 2 * rate);
-			PushResult push = PushPhase.run(load, rate, seconds);
+			LatencyRate joins = pushRate(options, rooms);
+			System.out.printf("push latency at %.0f joins/s, beside 1 s polling...%n", joins.perSecond());
+			PushResult push = PushPhase.run(load, joins.perSecond() / 2, seconds);
 			System.out.println("forming cost by queue depth...");
 			List<FormingCosts.FormCost> costs = FormingCosts.measure(stack);
 
@@ -109,8 +103,9 @@ public final class RoomsBench {
 					p50p99(push.pushed()),
 					String.format("%.0f / %.0f ms poll", ms(push.polled(), 50), ms(push.polled(), 99)),
 					String.format("p99 ≤ 20 ms: %s", (ms(push.pushed(), 99) <= 20) ? "met" : "not met"));
-			table.row("push: joins/s offered (" + pushRateSource(options) + ") / achieved",
-					String.format("%.0f joins/s", 2 * rate), String.format("%.0f joins/s", push.joinsPerSecond()), "");
+			table.row("push: joins/s offered (" + joins.source() + ") / achieved",
+					String.format("%.0f joins/s", joins.perSecond()),
+					String.format("%.0f joins/s", push.joinsPerSecond()), "");
 			FormingCosts.addRows(table, costs);
 			table.print();
 			System.out.printf(
