@@ -3,7 +3,6 @@ package io.kindling.infra.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -11,7 +10,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -51,10 +49,10 @@ public final class BenchStack implements AutoCloseable {
 	private final List<ServiceJar> services = new ArrayList<>();
 
 	/**
-	 * Every service of the stack accepts tokens signed with it: 384 random bits, made
-	 * here.
+	 * Every service of the stack accepts tokens signed with it: 384 random bits, made for
+	 * this run.
 	 */
-	private final String secret = newSecret();
+	private final String secret = Hs256.newSecret();
 
 	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
@@ -123,12 +121,6 @@ public final class BenchStack implements AutoCloseable {
 	/** A connection of the bench's own to one of the stack's databases. */
 	public Connection connect(String database) throws SQLException {
 		return DriverManager.getConnection(jdbcUrl(database), MariaDbServer.USER, MariaDbServer.PASSWORD);
-	}
-
-	private static String newSecret() {
-		byte[] bytes = new byte[48];
-		new SecureRandom().nextBytes(bytes);
-		return Base64.getEncoder().encodeToString(bytes);
 	}
 
 	/** The JWT secret every service of the stack is started with. */
