@@ -3,12 +3,21 @@ package io.kindling.infra.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 
+import io.kindling.infra.bench.Load.Result;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.ServiceJar;
@@ -19,111 +28,55 @@ import org.jspecify.annotations.Nullable;
  * happens: on {@link #close()}, and on Ctrl-C through a shutdown hook. Redis and Kafka
  * run in the modes the command line chose ({@code --redis}, {@code --kafka}); services
  * get only hosts and ports (their own {@code application.yml} builds the rest, as under
- * {@code ./kindling up} and in the tests).
+ * {@code ./kindling up} and in the tests), the stack's JWT secret, and the settings on
+ * the bench's command line.
  *
  * <pre>
  * try (BenchStack stack = BenchStack.of("rooms", options).redis().mariaDb("kindling_matching").start()) {
  *     ServiceJar service = stack.startService("matching-service", "512m", "matching.log", settings);
+ *     Phase rooms = stack.measure(() -> Load.closedLoop(32, Duration.ofSeconds(10), operation));
  * }
  * </pre>
  */
 public final class BenchStack implements AutoCloseable {
 
-	private final Path work;
+	final Path work;
+
+	private final BenchOptions options;
 
 	private final Thread cleanup;
 
 	private final List<ServiceJar> services = new ArrayList<>();
 
-	private @Nullable BenchRedis redis;
+	/**
+	 * Every service of the stack accepts tokens signed with it: 384 random bits, made for
+	 * this run.
+	 */
+	private final String secret = Hs256.newSecret();
 
-	private @Nullable MariaDbServer mariaDb;
+	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
-	private @Nullable BenchKafka kafka;
+	private @Nullable Connection monitor;
+
+	@Nullable BenchRedis redis;
+
+	@Nullable MariaDbServer mariaDb;
+
+	@Nullable BenchKafka kafka;
 
 	private boolean closed;
 
-	private BenchStack(String bench) throws IOException {
+	BenchStack(String bench, BenchOptions options) throws IOException {
 		this.work = Files.createTempDirectory("kindling-bench-" + bench + "-");
+		this.options = options;
 		this.cleanup = new Thread(this::close, bench + "-bench-cleanup");
 		// an interrupted bench (Ctrl-C) stops what it started too
 		Runtime.getRuntime().addShutdownHook(this.cleanup);
 	}
 
 	/** What to start for the bench {@code bench}, in the modes {@code options} chose. */
-	public static Builder of(String bench, BenchOptions options) {
-		return new Builder(bench, options);
-	}
-
-	/** The parts of a stack a bench asks for; {@link #start()} starts them. */
-	public static final class Builder {
-
-		private final String bench;
-
-		private final BenchOptions options;
-
-		private BenchRedis.@Nullable Mode redis;
-
-		private final List<String> databases = new ArrayList<>();
-
-		private int kafkaPartitions;
-
-		private Builder(String bench, BenchOptions options) {
-			this.bench = bench;
-			this.options = options;
-		}
-
-		/** Redis in the mode the command line chose ({@code --redis}). */
-		public Builder redis() {
-			return redis(this.options.redis());
-		}
-
-		/**
-		 * Redis in this mode, whatever the command line chose: for a bench that measures
-		 * one mode beside another.
-		 */
-		public Builder redis(BenchRedis.Mode mode) {
-			this.redis = mode;
-			return this;
-		}
-
-		/** MariaDB with these databases, each granted to the services' user. */
-		public Builder mariaDb(String... databases) {
-			this.databases.addAll(List.of(databases));
-			return this;
-		}
-
-		/**
-		 * Kafka, whose topics get {@code partitions} partitions unless created otherwise.
-		 */
-		public Builder kafka(int partitions) {
-			this.kafkaPartitions = partitions;
-			return this;
-		}
-
-		public BenchStack start() throws IOException {
-			BenchStack stack = new BenchStack(this.bench);
-			try {
-				if (this.redis != null) {
-					stack.redis = this.redis.start(stack.work.resolve("redis"));
-				}
-				if (!this.databases.isEmpty()) {
-					MariaDbServer mariaDb = new MariaDbServer(stack.work.resolve("mariadb"), FreePorts.pick());
-					stack.mariaDb = mariaDb;
-					mariaDb.start();
-					this.databases.forEach(mariaDb::createDatabase);
-				}
-				if (this.kafkaPartitions > 0) {
-					stack.kafka = this.options.kafka().start(stack.work.resolve("kafka"), this.kafkaPartitions);
-				}
-				return stack;
-			}
-			catch (RuntimeException ex) {
-				stack.close();
-				throw ex;
-			}
-		}
-
+	public static BenchStackBuilder of(String bench, BenchOptions options) {
+		return new BenchStackBuilder(bench, options);
 	}
 
 	/**
@@ -165,6 +118,21 @@ public final class BenchStack implements AutoCloseable {
 		return mariaDb().jdbcUrl(database);
 	}
 
+	/** A connection of the bench's own to one of the stack's databases. */
+	public Connection connect(String database) throws SQLException {
+		return DriverManager.getConnection(jdbcUrl(database), MariaDbServer.USER, MariaDbServer.PASSWORD);
+	}
+
+	/** The JWT secret every service of the stack is started with. */
+	public String secret() {
+		return this.secret;
+	}
+
+	/** A token for {@code userId} that the stack's services accept, signed once. */
+	public String token(long userId) {
+		return this.tokens.computeIfAbsent(userId, (user) -> Hs256.token(this.secret, user));
+	}
+
 	/**
 	 * Where a service finds what this stack runs, as {@code --name=value}: hosts and
 	 * ports only, as {@code ./kindling up} passes them.
@@ -186,14 +154,17 @@ public final class BenchStack implements AutoCloseable {
 
 	/**
 	 * Starts {@code <module>/target/<module>.jar} on a free port with the stack's
-	 * connection settings and then {@code settings} (a later one replaces an earlier one
-	 * of the same name), its output in {@code log} under the work directory; waits until
-	 * it is healthy.
+	 * connection settings and secret, quiet logs, {@code settings}, and then the settings
+	 * of the bench's command line (a later one replaces an earlier one of the same name),
+	 * its output in {@code log} under the work directory; waits until it is healthy.
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
+		all.add("--kindling.security.jwt-secret=" + this.secret);
+		all.add("--logging.level.root=WARN");
 		all.addAll(settings);
+		all.addAll(this.options.settings());
 		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), heap, FreePorts.pick(),
 				lastOfEachName(all), this.work.resolve(log));
 		synchronized (this) {
@@ -231,6 +202,48 @@ public final class BenchStack implements AutoCloseable {
 				CpuTime.of(List.of(ProcessHandle.current().pid())));
 	}
 
+	/** What the stack's processes have done so far. */
+	public Usage usage() {
+		try {
+			long redisCommands = (this.redis != null) ? this.redis.commandsProcessed() : 0;
+			long statements = 0;
+			long commits = 0;
+			if (this.mariaDb != null) {
+				try (Statement status = monitor().createStatement();
+						ResultSet rs = status
+							.executeQuery("SHOW GLOBAL STATUS WHERE Variable_name IN ('Questions', 'Com_commit')")) {
+					while (rs.next()) {
+						if (rs.getString(1).equalsIgnoreCase("Questions")) {
+							statements = rs.getLong(2);
+						}
+						else {
+							commits = rs.getLong(2);
+						}
+					}
+				}
+			}
+			return new Usage(cpu(), redisCommands, statements, commits);
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("MariaDB's status could not be read", ex);
+		}
+	}
+
+	private synchronized Connection monitor() throws SQLException {
+		if (this.monitor == null) {
+			this.monitor = DriverManager.getConnection(mariaDb().jdbcUrl(""), MariaDbServer.USER,
+					MariaDbServer.PASSWORD);
+		}
+		return this.monitor;
+	}
+
+	/** Runs a phase's load and returns what it did with what it cost the stack. */
+	public Phase measure(Callable<Result> load) throws Exception {
+		Usage before = usage();
+		Result result = load.call();
+		return new Phase(result, usage().minus(before));
+	}
+
 	/** Stops the services, then the servers, and removes the work directory; once. */
 	@Override
 	public synchronized void close() {
@@ -239,6 +252,14 @@ public final class BenchStack implements AutoCloseable {
 		}
 		this.closed = true;
 		ServiceJar.stopAll(this.services);
+		if (this.monitor != null) {
+			try {
+				this.monitor.close();
+			}
+			catch (SQLException ex) {
+				// the server stops next
+			}
+		}
 		for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.redis, this.mariaDb }) {
 			if (server != null) {
 				try {

@@ -175,8 +175,9 @@ class KindlingScriptTests {
 	@Test
 	void everyServiceListensOnLoopbackAndTheClusterStackBelievesForwardedAddressesFromTheBalancerAlone()
 			throws Exception {
-		Run single = functions("CHOSEN_STACK=single; service_settings matching-service; service_settings web-client");
-		Run cluster = functions("CHOSEN_STACK=cluster; service_settings swipe-service-2; balancer_errors; "
+		Run single = functions(
+				"CHOSEN_STACK=single; load_stack; service_settings matching-service; service_settings web-client");
+		Run cluster = functions("CHOSEN_STACK=cluster; load_stack; service_settings swipe-service-2; "
 				+ "balancer_config >\"$KINDLING_STATE_DIR/haproxy.cfg\"; cat \"$KINDLING_STATE_DIR/haproxy.cfg\"");
 
 		assertThat(single.exitCode()).as(single.err()).isZero();
@@ -245,6 +246,28 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void theBalancersOwnAnswersAreWholeProblemResponsesWithTheirLength() throws Exception {
+		try (var files = Files.list(SCRIPT.resolveSibling("config/balancer"))) {
+			List<Path> answers = files.filter((file) -> file.toString().endsWith(".http")).sorted().toList();
+
+			assertThat(answers).extracting((file) -> file.getFileName().toString())
+				.containsExactly("400.http", "408.http", "500.http", "503.http");
+			for (Path answer : answers) {
+				String text = Files.readString(answer);
+				String head = text.substring(0, text.indexOf("\n\n"));
+				byte[] body = text.substring(head.length() + 2).getBytes(StandardCharsets.UTF_8);
+				String status = answer.getFileName().toString().replace(".http", "");
+				JsonNode problem = JsonMapper.builder().build().readTree(body);
+				assertThat(head).startsWith("HTTP/1.1 " + status + " ")
+					.contains("Content-Type: application/problem+json", "Content-Length: " + body.length);
+				assertThat(problem.get("status").asString()).isEqualTo(status);
+				assertThat(problem.get("type").asString()).startsWith("https://kindling.io/problems/");
+			}
+			assertThat(Files.readString(SCRIPT.resolveSibling("config/balancer/503.http"))).contains("Retry-After: 1");
+		}
+	}
+
+	@Test
 	void logsOfAnUnknownProcessFails() throws Exception {
 		Run logs = kindling(Map.of(), "logs", "postgres");
 
@@ -252,9 +275,13 @@ class KindlingScriptTests {
 		assertThat(logs.err()).contains("no such process 'postgres'");
 	}
 
-	/** Runs bash lines with the script's functions loaded, its command left out. */
+	/**
+	 * Runs bash lines with the script's functions loaded, its command left out, and its
+	 * checkout (templates in config/) where it lies.
+	 */
 	private Run functions(String lines) throws Exception {
-		String load = "source <(sed '$d' '" + SCRIPT + "'); ";
+		String load = "source <(sed '$d' '" + SCRIPT + "'); ROOT='" + SCRIPT.getParent()
+				+ "'; CONFIG=\"$ROOT/config\"; ";
 		return run(List.of("bash", "-c", load + lines), Map.of("KINDLING_STATE_DIR", this.state.toString()));
 	}
 

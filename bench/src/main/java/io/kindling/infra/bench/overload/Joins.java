@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
@@ -16,10 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
-import io.kindling.infra.servers.MariaDbServer;
 
 /**
  * Room joins of two, each call a new session, spread over topics of the bench's own: a
@@ -38,7 +37,7 @@ final class Joins implements Workload {
 
 	private final ServiceClient http;
 
-	private final String jdbcUrl;
+	private final BenchStack stack;
 
 	private final Answers answers;
 
@@ -46,9 +45,9 @@ final class Joins implements Workload {
 
 	private int sessions;
 
-	Joins(ServiceClient http, String jdbcUrl, int capacity) throws Exception {
+	Joins(ServiceClient http, BenchStack stack, int capacity) throws Exception {
 		this.http = http;
-		this.jdbcUrl = jdbcUrl;
+		this.stack = stack;
 		this.answers = new Answers(capacity);
 		this.tokens = new String[capacity];
 		try (Connection db = connect();
@@ -139,7 +138,7 @@ final class Joins implements Workload {
 	}
 
 	private Connection connect() throws Exception {
-		return DriverManager.getConnection(this.jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+		return this.stack.connect(OverloadBench.ROOMS);
 	}
 
 }

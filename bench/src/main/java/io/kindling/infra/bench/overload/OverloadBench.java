@@ -3,7 +3,6 @@ package io.kindling.infra.bench.overload;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -42,6 +41,10 @@ public final class OverloadBench {
 	private static final Pattern LIMIT = Pattern
 		.compile("(?m)^kindling_web_overload_limit(?:\\{[^}]*})? ([0-9.eE+]+)$");
 
+	static final String SWIPES = "kindling_swipe";
+
+	static final String ROOMS = "kindling_matching";
+
 	private OverloadBench() {
 	}
 
@@ -53,36 +56,24 @@ public final class OverloadBench {
 		Duration warmup = Duration.ofSeconds(options.number("--warmup", 30));
 		int clients = (int) options.number("--clients", 16);
 		List<String> report = new ArrayList<>();
-		try (BenchStack stack = BenchStack.of("overload", options)
-			.redis()
-			.mariaDb("kindling_swipe", "kindling_matching")
-			.start()) {
+		try (BenchStack stack = BenchStack.of("overload", options).redis().mariaDb(SWIPES, ROOMS).start()) {
 			if (!only.equals("rooms")) {
-				String secret = "overload-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
 				ServiceJar service = stack.startService("swipe-service", "512m", "swipe-service.log",
-						settings(options, "--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
-								"--kindling.swipe.daily-super-likes=0"));
+						List.of("--kindling.swipe.daily-likes=0", "--kindling.swipe.daily-super-likes=0"));
 				ServiceClient http = new ServiceClient(service.port(), Duration.ofSeconds(10));
-				Workload swipes = new Swipes(http, secret, stack.jdbcUrl("kindling_swipe"), CAPACITY);
+				Workload swipes = new Swipes(http, stack, CAPACITY);
 				report.addAll(run(stack, http, swipes, clients, warmup, measure, overload));
 			}
 			if (!only.equals("swipes")) {
 				ServiceJar service = stack.startService("matching-service", "512m", "matching-service.log",
-						settings(options, Joins.SETTINGS.toArray(String[]::new)));
+						Joins.SETTINGS);
 				ServiceClient http = new ServiceClient(service.port(), Duration.ofSeconds(10));
-				Workload joins = new Joins(http, stack.jdbcUrl("kindling_matching"), CAPACITY);
+				Workload joins = new Joins(http, stack, CAPACITY);
 				report.addAll(run(stack, http, joins, clients, warmup, measure, overload));
 			}
 		}
 		System.out.println();
 		report.forEach(System.out::println);
-	}
-
-	private static List<String> settings(BenchOptions options, String... own) {
-		List<String> settings = new ArrayList<>(List.of(own));
-		settings.add("--logging.level.root=WARN");
-		settings.addAll(options.settings());
-		return settings;
 	}
 
 	private static List<String> run(BenchStack stack, ServiceClient http, Workload workload, int clients,

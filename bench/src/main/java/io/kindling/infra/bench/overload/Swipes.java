@@ -2,7 +2,6 @@ package io.kindling.infra.bench.overload;
 
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.HashMap;
@@ -10,12 +9,11 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 
-import io.kindling.infra.bench.swipes.SwipesBench;
-import io.kindling.infra.http.Hs256;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.swipes.Profiles;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
-import io.kindling.infra.servers.MariaDbServer;
 
 /**
  * Mutual likes: calls {@code 2k} and {@code 2k + 1} are the two likes of pair {@code k}
@@ -26,18 +24,15 @@ final class Swipes implements Workload {
 
 	private final ServiceClient http;
 
-	private final String secret;
-
-	private final String jdbcUrl;
+	private final BenchStack stack;
 
 	private final Answers answers;
 
 	private int profiles;
 
-	Swipes(ServiceClient http, String secret, String jdbcUrl, int capacity) {
+	Swipes(ServiceClient http, BenchStack stack, int capacity) {
 		this.http = http;
-		this.secret = secret;
-		this.jdbcUrl = jdbcUrl;
+		this.stack = stack;
 		this.answers = new Answers(capacity);
 	}
 
@@ -50,9 +45,7 @@ final class Swipes implements Workload {
 	public void prepare(int calls) throws Exception {
 		int users = Math.min(calls, this.answers.capacity()) + 2;
 		if (users > this.profiles) {
-			try (Connection db = connect()) {
-				SwipesBench.seedProfiles(db, this.profiles + 1, users - this.profiles);
-			}
+			Profiles.seed(this.stack, this.profiles + 1, users - this.profiles);
 			this.profiles = users;
 		}
 	}
@@ -66,7 +59,7 @@ final class Swipes implements Workload {
 		long user = user(index);
 		long target = (index % 2 == 0) ? user + 1 : user - 1;
 		Response answer = this.http.sendOrThrow(Request.of("POST", "/api/swipes")
-			.bearer(Hs256.token(this.secret, user))
+			.bearer(this.stack.token(user))
 			.header("Idempotency-Key", "overload-" + index)
 			.json("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"));
 		return this.answers.record(index, answer, () -> answer.json().get("match_id").asLong(0));
@@ -131,7 +124,7 @@ final class Swipes implements Workload {
 	}
 
 	private Connection connect() throws Exception {
-		return DriverManager.getConnection(this.jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+		return this.stack.connect(OverloadBench.SWIPES);
 	}
 
 }

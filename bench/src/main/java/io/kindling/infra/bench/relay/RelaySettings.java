@@ -1,5 +1,7 @@
 package io.kindling.infra.bench.relay;
 
+import java.time.Duration;
+
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import tools.jackson.databind.JsonNode;
@@ -11,8 +13,10 @@ import tools.jackson.databind.JsonNode;
  *
  * @param batchSize {@code kindling.relay.batch-size}
  * @param workersPerSource {@code kindling.relay.workers-per-source}
+ * @param maxInterval {@code kindling.relay.polling.max-interval}: how often an idle relay
+ * probes each source
  */
-record RelaySettings(int batchSize, int workersPerSource) {
+record RelaySettings(int batchSize, int workersPerSource, Duration maxInterval) {
 
 	private static final String PREFIX = "kindling.relay";
 
@@ -23,7 +27,18 @@ record RelaySettings(int batchSize, int workersPerSource) {
 		}
 		JsonNode properties = properties(response.json());
 		return new RelaySettings(properties.required("batchSize").asInt(),
-				properties.required("workersPerSource").asInt());
+				properties.required("workersPerSource").asInt(),
+				duration(properties.required("polling").required("maxInterval")));
+	}
+
+	/**
+	 * A duration as the endpoint writes it: ISO-8601 text, or a number of seconds.
+	 */
+	static Duration duration(JsonNode value) {
+		if (value.isNumber()) {
+			return Duration.ofNanos(Math.round(value.asDouble() * 1e9));
+		}
+		return Duration.parse(value.asString());
 	}
 
 	/**

@@ -1,30 +1,32 @@
 package io.kindling.infra.bench.rooms;
 
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.function.Function;
+import java.util.Objects;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
-import io.kindling.infra.bench.CpuTime;
-import io.kindling.infra.bench.Load.Result;
-import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.bench.LatencyRate;
+import io.kindling.infra.bench.Phase;
+import io.kindling.infra.bench.Table;
+import io.kindling.infra.bench.Turns;
+import io.kindling.infra.bench.Usage;
+import io.kindling.infra.bench.rooms.PushPhase.PushResult;
 import org.jspecify.annotations.Nullable;
 
 import static io.kindling.infra.bench.Percentiles.ms;
+import static io.kindling.infra.bench.Percentiles.p50p99;
 
 /**
  * {@code ./kindling bench rooms --redis cluster} (or {@code sentinel}): rooms on two
  * stacks started side by side, one on a single Redis and one in the chosen mode, each
  * with its own MariaDB and two matching-service instances. Both warm up, then take turns:
  * join→matched at full speed in alternating slices (a change in the machine's load hits
- * both alike), then the push at 200 joins/s on each. Prints each side's rooms/s and p99
- * and the mode's as a ratio of standalone's, with the CPU and Redis commands per room
- * that explain a difference.
+ * both alike), then the push on each at a quarter of standalone's maximum. Prints each
+ * side's rooms/s and p99 and the mode's as a ratio of standalone's, with the CPU and
+ * Redis commands per room that explain a difference.
  */
 final class BesideStandalone {
 
@@ -36,136 +38,92 @@ final class BesideStandalone {
 	private BesideStandalone() {
 	}
 
-	static void run(BenchOptions options, BenchRedis.Mode mode, int seconds, int clients, int warmup) throws Exception {
+	/** One stack, its two instances, and what it measured. */
+	private static final class Side {
+
+		final String name;
+
+		final RoomsLoad load;
+
+		Phase rooms = Phase.NONE;
+
+		@Nullable PushResult push;
+
+		Side(String name, RoomsLoad load) {
+			this.name = name;
+			this.load = load;
+		}
+
+		PushResult push() {
+			return Objects.requireNonNull(this.push, "the push is measured after the rooms");
+		}
+
+	}
+
+	static void run(BenchOptions options, int seconds, int clients, int warmup) throws Exception {
+		BenchRedis.Mode mode = options.redis();
 		String name = mode.name().toLowerCase(Locale.ROOT);
 		try (BenchStack standaloneStack = BenchStack.of("rooms", options)
 			.redis(BenchRedis.Mode.STANDALONE)
-			.mariaDb(RoomsBench.DATABASE)
+			.mariaDb(RoomsLoad.DATABASE)
 			.start();
 				BenchStack modeStack = BenchStack.of("rooms-" + name, options)
 					.redis(mode)
-					.mariaDb(RoomsBench.DATABASE)
+					.mariaDb(RoomsLoad.DATABASE)
 					.start()) {
-			Side standalone = Side.start("standalone", standaloneStack, options);
-			Side other = Side.start(name, modeStack, options);
+			Side standalone = new Side("standalone", RoomsLoad.start(standaloneStack));
+			Side other = new Side(name, RoomsLoad.start(modeStack));
 			System.out.printf("rooms bench, standalone beside %s: two instances each, %d clients, %d s per phase%n",
 					name, clients, seconds);
 			for (Side side : List.of(standalone, other)) {
 				System.out.printf("warming up %s...%n", side.name);
-				RoomsBench.noOp(side.a, side.b, clients, Math.max(3, warmup / 4));
-				RoomsBench.rooms(side.a, side.b, clients, Math.max(3, warmup - warmup / 4));
+				side.load.warmUp(clients, warmup);
 			}
 			String loadBefore = BenchHost.loadAverage(" / ");
 			int slice = Math.max(1, seconds / SLICES);
-			for (int i = 0; i < SLICES; i++) {
-				System.out.printf("join -> matched at full speed, slice %d of %d...%n", i + 1, SLICES);
-				// each goes first in every other slice
-				for (Side side : (i % 2 == 0) ? List.of(standalone, other) : List.of(other, standalone)) {
-					side.rooms(clients, slice);
-				}
-			}
+			Turns.alternate(SLICES, standalone, other, (side, i) -> {
+				System.out.printf("join -> matched at full speed on %s, slice %d of %d...%n", side.name, i + 1, SLICES);
+				side.rooms = side.rooms.plus(side.load.stack.measure(() -> side.load.rooms(clients, slice)));
+			});
+			LatencyRate joins = RoomsBench.pushRate(options, standalone.rooms);
 			for (Side side : List.of(standalone, other)) {
-				System.out.printf("push latency at 200 joins/s on %s...%n", side.name);
-				side.push = RoomsBench.push(side.a, side.b, seconds);
+				System.out.printf("push latency at %.0f joins/s on %s...%n", joins.perSecond(), side.name);
+				side.push = PushPhase.run(side.load, joins.perSecond() / 2, seconds);
 			}
 			String loadAfter = BenchHost.loadAverage(" / ");
-			RoomsBench.PushResult standalonePush = standalone.push();
-			RoomsBench.PushResult otherPush = other.push();
 
-			System.out.println();
 			System.out.printf(
-					"Join on one instance, the forming join on the other, both leave; %d closed-loop clients, %d s each in %d alternating slices."
-							+ " Push: 200 joins/s open loop, %d s each after a 1 s lead-in.%n%n",
-					clients, slice * SLICES, SLICES, seconds);
-			String format = "| %-28s | %9s | %22s | %21s | %-34s | %16s |%n";
-			System.out.printf(format, "redis", "rooms/s", "forming join p50 / p99", "push p50 / p99",
-					"CPU per room, ms: services, MariaDB, Redis", "Redis commands per room");
-			System.out.printf(format, "---", "---:", "---:", "---:", "---", "---:");
+					"%nJoin on one instance, the forming join on the other, both leave; %d closed-loop clients, %d s each in %d alternating slices."
+							+ " Push: %.0f joins/s open loop (%s), %d s each after a 1 s lead-in.%n%n",
+					clients, slice * SLICES, SLICES, joins.perSecond(), joins.source(), seconds);
+			Table table = Table
+				.columns("redis", "rooms/s", "forming join p50 / p99", "push p50 / p99",
+						"CPU per room, ms: services, MariaDB, Redis", "Redis commands per room")
+				.right(1, 2, 3, 5);
 			for (Side side : List.of(standalone, other)) {
-				System.out.printf(format, side.name, String.format("%,.0f", side.rooms.perSecond()),
-						String.format("%.1f / %.1f ms", side.rooms.ms(50), side.rooms.ms(99)),
-						String.format("%.1f / %.1f ms", ms(side.push().pushed(), 50), ms(side.push().pushed(), 99)),
-						String.format("%.3f, %.3f, %.3f", side.ms(CpuTime::services), side.ms(CpuTime::mariaDb),
-								side.ms(CpuTime::redis)),
-						String.format("%.2f", (double) side.redisCommands / side.rooms.operations()));
+				table.row(side.name, String.format("%,.0f", side.rooms.perSecond()), side.rooms.p50p99(),
+						p50p99(side.push().pushed()), side.rooms.cpuByStore(),
+						String.format("%.2f", side.rooms.per(Usage::redisCommands)));
 			}
 			double throughput = other.rooms.perSecond() / standalone.rooms.perSecond();
-			System.out.printf(format, name + " ÷ standalone", String.format("%.2f", throughput),
+			table.row(name + " ÷ standalone", String.format("%.2f", throughput),
 					String.format("p99 %.2f×", other.rooms.ms(99) / standalone.rooms.ms(99)),
-					String.format("p99 %.2f×", ms(otherPush.pushed(), 99) / ms(standalonePush.pushed(), 99)),
-					String.format("%.2f, %.2f, %.2f", other.ms(CpuTime::services) / standalone.ms(CpuTime::services),
-							other.ms(CpuTime::mariaDb) / standalone.ms(CpuTime::mariaDb),
-							other.ms(CpuTime::redis) / standalone.ms(CpuTime::redis)),
-					String.format("%.2f", (double) other.redisCommands / other.rooms.operations()
-							/ ((double) standalone.redisCommands / standalone.rooms.operations())));
+					String.format("p99 %.2f×", ms(other.push().pushed(), 99) / ms(standalone.push().pushed(), 99)),
+					other.rooms.cpuRatioTo(standalone.rooms), String.format("%.2f",
+							other.rooms.per(Usage::redisCommands) / standalone.rooms.per(Usage::redisCommands)));
+			table.print();
 			System.out.printf("%nrooms/s, %s ÷ standalone: %.2f (target ≥ %.2f: %s)%n", name, throughput, TARGET,
 					(throughput >= TARGET) ? "met" : "not met");
 			System.out.printf(
 					"Redis CPU counts every Redis process of the stack (%s: %d, replicas included); its commands count the primaries' only, script calls included.%n",
 					name, modeStack.redis().pids().size());
-			System.out.printf(
-					"errors: standalone rooms %d (%s), push %d (missed %d); %s rooms %d (%s), push %d (missed %d); load average before %s, after %s%n",
-					standalone.rooms.errors(), standalone.rooms.errorKinds(), standalonePush.errors(),
-					standalonePush.missed(), name, other.rooms.errors(), other.rooms.errorKinds(), otherPush.errors(),
-					otherPush.missed(), loadBefore, loadAfter);
-		}
-	}
-
-	/** One stack, its two instances, and what it measured. */
-	private static final class Side {
-
-		private final String name;
-
-		private final BenchStack stack;
-
-		private final ServiceClient a;
-
-		private final ServiceClient b;
-
-		private Result rooms = Result.NONE;
-
-		private CpuTime cpu = CpuTime.NONE;
-
-		private long redisCommands;
-
-		private RoomsBench.@Nullable PushResult push;
-
-		private Side(String name, BenchStack stack, ServiceClient a, ServiceClient b) {
-			this.name = name;
-			this.stack = stack;
-			this.a = a;
-			this.b = b;
-		}
-
-		static Side start(String name, BenchStack stack, BenchOptions options) throws Exception {
-			List<String> settings = new ArrayList<>(RoomsBench.SERVICE_SETTINGS);
-			settings.addAll(options.settings());
-			int portA = stack.startService("matching-service", "512m", "matching-a.log", settings).port();
-			int portB = stack.startService("matching-service", "512m", "matching-b.log", settings).port();
-			RoomsBench.addTopics(stack.jdbcUrl(RoomsBench.DATABASE));
-			return new Side(name, stack, new ServiceClient(portA, Duration.ofSeconds(30)),
-					new ServiceClient(portB, Duration.ofSeconds(30)));
-		}
-
-		void rooms(int clients, int seconds) throws InterruptedException {
-			CpuTime before = this.stack.cpu();
-			long commandsBefore = this.stack.redis().commandsProcessed();
-			this.rooms = this.rooms.plus(RoomsBench.rooms(this.a, this.b, clients, seconds));
-			this.cpu = this.cpu.plus(this.stack.cpu().minus(before));
-			this.redisCommands += this.stack.redis().commandsProcessed() - commandsBefore;
-		}
-
-		RoomsBench.PushResult push() {
-			if (this.push == null) {
-				throw new IllegalStateException(this.name + " has not measured its push yet");
+			for (Side side : List.of(standalone, other)) {
+				System.out.printf("errors on %s: rooms %d (%s), push %d (missed %d)%n", side.name,
+						side.rooms.result().errors(), side.rooms.result().errorKinds(), side.push().errors(),
+						side.push().missed());
 			}
-			return this.push;
+			System.out.printf("load average before %s, after %s%n", loadBefore, loadAfter);
 		}
-
-		double ms(Function<CpuTime, Duration> role) {
-			return CpuTime.msPer(role.apply(this.cpu), this.rooms.operations());
-		}
-
 	}
 
 }
