@@ -187,6 +187,28 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void theBalancersOwnAnswersAreWholeProblemResponsesWithTheirLength() throws Exception {
+		try (var files = Files.list(SCRIPT.resolveSibling("config/balancer"))) {
+			List<Path> answers = files.filter((file) -> file.toString().endsWith(".http")).sorted().toList();
+
+			assertThat(answers).extracting((file) -> file.getFileName().toString())
+				.containsExactly("400.http", "408.http", "500.http", "503.http");
+			for (Path answer : answers) {
+				String text = Files.readString(answer);
+				String head = text.substring(0, text.indexOf("\n\n"));
+				byte[] body = text.substring(head.length() + 2).getBytes(StandardCharsets.UTF_8);
+				String status = answer.getFileName().toString().replace(".http", "");
+				JsonNode problem = JsonMapper.builder().build().readTree(body);
+				assertThat(head).startsWith("HTTP/1.1 " + status + " ")
+					.contains("Content-Type: application/problem+json", "Content-Length: " + body.length);
+				assertThat(problem.get("status").asString()).isEqualTo(status);
+				assertThat(problem.get("type").asString()).startsWith("https://kindling.io/problems/");
+			}
+			assertThat(Files.readString(SCRIPT.resolveSibling("config/balancer/503.http"))).contains("Retry-After: 1");
+		}
+	}
+
+	@Test
 	void logsOfAnUnknownProcessFails() throws Exception {
 		Run logs = kindling(Map.of(), "logs", "postgres");
 
