@@ -6,20 +6,18 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
-import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.ClusterStack;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
@@ -43,8 +41,9 @@ public final class StackBench {
 
 	/** What {@code ./kindling up --cluster} starts, by the name its pid file has. */
 	private static final Set<String> STARTED = Set.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
-			"mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1", "swipe-service-2",
-			"outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
+			"mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "matching-service-1",
+			"matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer",
+			"web-client");
 
 	/**
 	 * The topic and room size every join of the drill uses; the killed primary holds its
@@ -56,11 +55,11 @@ public final class StackBench {
 
 	private static final Duration FAILOVER_DEADLINE = Duration.ofSeconds(90);
 
-	private final Path root;
+	private final ClusterStack stack;
 
 	private final Path state;
 
-	private final Ports ports;
+	private final ClusterStack.Ports ports;
 
 	private final ServiceClient matching;
 
@@ -72,21 +71,20 @@ public final class StackBench {
 
 	private int checks;
 
-	private StackBench(Path root, Path state, Ports ports) {
-		this.root = root;
-		this.state = state;
-		this.ports = ports;
+	private StackBench(ClusterStack stack) {
+		this.stack = stack;
+		this.state = stack.state();
+		this.ports = stack.ports();
 		this.matching = new ServiceClient(ports.matching(), Duration.ofSeconds(30));
 		this.swipes = new ServiceClient(ports.swipe(), Duration.ofSeconds(30));
 	}
 
 	public static void main(String[] args) throws Exception {
 		BenchOptions options = BenchOptions.of(args);
-		Path root = BenchHost.root();
-		// under /var/tmp: MariaDB, run as the mysql user when we are root, must reach its
-		// data dir
-		Path state = Files.createTempDirectory(Path.of(options.text("--dir", "/var/tmp")), "kindling-stack-drill-");
-		StackBench drill = new StackBench(root, state, Ports.free());
+		ClusterStack stack = new ClusterStack(BenchHost.root(), Path.of(options.text("--dir", "/var/tmp")),
+				"stack-drill");
+		Path state = stack.state();
+		StackBench drill = new StackBench(stack);
 		boolean passed = drill.run();
 		if (passed && !options.text("--keep", "false").equals("true")) {
 			BenchHost.deleteQuietly(state);
@@ -111,7 +109,7 @@ public final class StackBench {
 			}
 			pids = pids();
 			check(pids.keySet().equals(STARTED),
-					"16 processes started (6 Redis, MariaDB, Kafka, 6 services, the balancer, the web client): %s",
+					"20 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client): %s",
 					new TreeSet<>(pids.keySet()));
 			drill();
 		}
@@ -213,42 +211,15 @@ public final class StackBench {
 	// --- the stack's processes
 
 	private int kindling(Duration timeout, String... args) throws IOException, InterruptedException {
-		List<String> command = new ArrayList<>(List.of(this.root.resolve("kindling").toString()));
-		command.addAll(List.of(args));
-		Path log = this.state.resolve("drill-" + args[0] + ".log");
-		ProcessBuilder builder = new ProcessBuilder(command).directory(this.root.toFile())
-			.redirectErrorStream(true)
-			.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-		builder.environment().keySet().removeIf((name) -> name.startsWith("KINDLING_"));
-		builder.environment().putAll(this.ports.environment(this.state));
-		Process process = builder.start();
-		if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-			process.destroyForcibly();
-			System.out.printf("./kindling %s did not end within %s; see %s%n", String.join(" ", args), timeout, log);
-			return -1;
-		}
-		if (process.exitValue() != 0) {
-			List<String> lines = Files.readAllLines(log);
-			lines.subList(Math.max(0, lines.size() - 20), lines.size())
-				.forEach((line) -> System.out.println("  | " + line));
-		}
-		return process.exitValue();
+		return this.stack.kindling(timeout, args);
 	}
 
-	/** Every pid file the script keeps, by name. */
 	private Map<String, Long> pids() throws IOException {
-		Map<String, Long> pids = new TreeMap<>();
-		try (Stream<Path> files = Files.list(this.state.resolve("run"))) {
-			for (Path file : files.filter((path) -> path.toString().endsWith(".pid")).toList()) {
-				String name = file.getFileName().toString().replaceFirst("\\.pid$", "");
-				pids.put(name, Long.parseLong(Files.readString(file).strip()));
-			}
-		}
-		return pids;
+		return this.stack.pids();
 	}
 
 	private long pidOf(String name) throws IOException {
-		return Long.parseLong(Files.readString(this.state.resolve("run/" + name + ".pid")).strip());
+		return this.stack.pidOf(name);
 	}
 
 	/**
@@ -364,7 +335,7 @@ public final class StackBench {
 	}
 
 	private String token(long user) {
-		return Hs256.token(this.ports.environment(this.state).get("KINDLING_JWT_SECRET"), user);
+		return Hs256.token(this.stack.jwtSecret(), user);
 	}
 
 	/**
@@ -412,83 +383,6 @@ public final class StackBench {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
-	}
-
-	/**
-	 * The drill's ports, all from one base: six Redis nodes (and their buses at +10000),
-	 * MariaDB, three Kafka nodes with their controllers, and the three services' balancer
-	 * ports (their instances at +100 and +200).
-	 */
-	record Ports(int base) {
-
-		static Ports free() {
-			SplittableRandom random = new SplittableRandom();
-			for (int attempt = 0; attempt < 50; attempt++) {
-				// below Linux's ephemeral range (32768 up), where an outgoing connection
-				// can
-				// take a port between the check and the bind
-				Ports ports = new Ports(20_000 + 10 * random.nextInt(270));
-				if (ports.all().stream().noneMatch(FreePorts::isOpen)) {
-					return ports;
-				}
-			}
-			throw new IllegalStateException("no free block of ports for the drill");
-		}
-
-		int redis() {
-			return this.base;
-		}
-
-		int db() {
-			return this.base + 6;
-		}
-
-		int kafka() {
-			return this.base + 10;
-		}
-
-		int matching() {
-			return this.base + 20;
-		}
-
-		int swipe() {
-			return this.base + 21;
-		}
-
-		int relay() {
-			return this.base + 22;
-		}
-
-		List<Integer> all() {
-			List<Integer> ports = new ArrayList<>();
-			for (int i = 0; i < 6; i++) {
-				ports.add(redis() + i);
-				ports.add(redis() + i + 10_000);
-			}
-			ports.add(db());
-			for (int i = 0; i < 6; i++) {
-				ports.add(kafka() + i);
-			}
-			for (int service : List.of(matching(), swipe(), relay())) {
-				ports.addAll(List.of(service, service + 100, service + 200));
-			}
-			return ports;
-		}
-
-		Map<String, String> environment(Path state) {
-			Map<String, String> environment = new HashMap<>();
-			environment.put("KINDLING_STATE_DIR", state.toString());
-			environment.put("KINDLING_REDIS_PORT", String.valueOf(redis()));
-			environment.put("KINDLING_DB_PORT", String.valueOf(db()));
-			environment.put("KINDLING_KAFKA_PORT", String.valueOf(kafka()));
-			environment.put("KINDLING_KAFKA_CONTROLLER_PORT", String.valueOf(kafka() + 1));
-			environment.put("KINDLING_MATCHING_PORT", String.valueOf(matching()));
-			environment.put("KINDLING_SWIPE_PORT", String.valueOf(swipe()));
-			environment.put("KINDLING_RELAY_PORT", String.valueOf(relay()));
-			environment.put("KINDLING_JWT_SECRET", "kindling-stack-drill-secret-" + state.getFileName());
-			return environment;
-		}
-
 	}
 
 	/** {@code CLUSTER NODES}, as one node sees it: who is primary of which slots. */
