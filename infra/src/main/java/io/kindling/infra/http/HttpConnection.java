@@ -7,6 +7,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -36,6 +37,8 @@ public final class HttpConnection implements Closeable {
 
 	private final int timeoutMillis;
 
+	private final @Nullable InetAddress from;
+
 	private @Nullable Socket socket;
 
 	private @Nullable InputStream in;
@@ -43,9 +46,18 @@ public final class HttpConnection implements Closeable {
 	private @Nullable OutputStream out;
 
 	public HttpConnection(String host, int port, Duration timeout) {
+		this(host, port, timeout, null);
+	}
+
+	/**
+	 * @param from the local address to connect from (a client of its own on loopback,
+	 * 127.x.y.z), or null for any
+	 */
+	public HttpConnection(String host, int port, Duration timeout, @Nullable InetAddress from) {
 		this.host = host;
 		this.port = port;
 		this.timeoutMillis = Math.toIntExact(timeout.toMillis());
+		this.from = from;
 	}
 
 	/** A status line and headers, with the body still to be read from {@code body}. */
@@ -98,6 +110,9 @@ public final class HttpConnection implements Closeable {
 		if (this.socket == null) {
 			Socket opened = new Socket();
 			opened.setTcpNoDelay(true);
+			if (this.from != null) {
+				opened.bind(new InetSocketAddress(this.from, 0));
+			}
 			opened.connect(new InetSocketAddress(this.host, this.port), this.timeoutMillis);
 			opened.setSoTimeout(this.timeoutMillis);
 			this.socket = opened;

@@ -2,6 +2,7 @@ package io.kindling.infra.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -28,6 +29,8 @@ public final class ServiceClient {
 
 	private final @Nullable BiConsumer<Request, Response> observer;
 
+	private final @Nullable InetAddress from;
+
 	public ServiceClient(int port) {
 		this(port, Duration.ofSeconds(60));
 	}
@@ -36,13 +39,24 @@ public final class ServiceClient {
 	 * @param timeout for connecting, and for each read of an answer
 	 */
 	public ServiceClient(int port, Duration timeout) {
-		this(port, timeout, null);
+		this(port, timeout, null, null);
 	}
 
-	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer) {
+	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer,
+			@Nullable InetAddress from) {
 		this.port = port;
 		this.timeout = timeout;
 		this.observer = observer;
+		this.from = from;
+	}
+
+	/**
+	 * A client of the same service connecting from another loopback address (127.x.y.z),
+	 * as another machine would: what a service counts per client address (rate limits)
+	 * counts it apart.
+	 */
+	public ServiceClient from(InetAddress address) {
+		return new ServiceClient(this.port, this.timeout, this.observer, address);
 	}
 
 	/**
@@ -50,7 +64,7 @@ public final class ServiceClient {
 	 * with its answer (event streams aside), on the sending thread.
 	 */
 	public ServiceClient observedBy(BiConsumer<Request, Response> observer) {
-		return new ServiceClient(this.port, this.timeout, observer);
+		return new ServiceClient(this.port, this.timeout, observer, this.from);
 	}
 
 	public int port() {
@@ -93,7 +107,7 @@ public final class ServiceClient {
 	public Response sendOrThrow(Request request) throws IOException {
 		HttpConnection connection = this.idle.poll();
 		if (connection == null) {
-			connection = new HttpConnection(HOST, this.port, this.timeout);
+			connection = new HttpConnection(HOST, this.port, this.timeout, this.from);
 		}
 		Response response;
 		try {
