@@ -203,7 +203,12 @@ public final class KafkaCluster implements AutoCloseable {
 		}
 	}
 
-	private static boolean fullyReplicated(Admin admin) {
+	/**
+	 * Whether every partition of every topic (internal ones included) has a leader and
+	 * all its replicas in sync, as a cluster reached through {@code admin} reports it;
+	 * false when it does not answer.
+	 */
+	public static boolean fullyReplicated(Admin admin) {
 		try {
 			Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true))
 				.names()

@@ -356,7 +356,7 @@ public final class StackBench {
 			if (System.nanoTime() > deadline) {
 				throw new AssertionError("still 503 after " + FAILOVER_DEADLINE.toSeconds() + " s: " + response.body());
 			}
-			sleep(Duration.ofMillis(100));
+			BenchHost.sleep(Duration.ofMillis(100));
 		}
 	}
 
@@ -373,16 +373,6 @@ public final class StackBench {
 
 	private static String since(long started) {
 		return "%.1f s".formatted((System.nanoTime() - started) / 1e9);
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
 	}
 
 	/** {@code CLUSTER NODES}, as one node sees it: who is primary of which slots. */
