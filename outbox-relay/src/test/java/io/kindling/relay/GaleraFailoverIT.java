@@ -2,7 +2,6 @@ package io.kindling.relay;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,17 +20,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
+import java.util.stream.LongStream;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
-import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.GaleraCluster;
 import io.kindling.infra.servers.GaleraNode;
 import io.kindling.infra.servers.MariaDbServer;
-import io.kindling.infra.servers.ServiceJar;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
@@ -73,13 +71,11 @@ class GaleraFailoverIT {
 
 	static TopicReader roomsTopic;
 
-	static ServiceJar swipes;
-
-	static ServiceJar rooms;
-
 	static ServiceClient swipeApi;
 
 	static ServiceClient roomsApi;
+
+	static RelayedServices services;
 
 	static HikariDataSource swipeDb;
 
@@ -87,15 +83,7 @@ class GaleraFailoverIT {
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
-		registry.add("kindling.relay.sources[0].name", () -> "matches");
-		registry.add("kindling.relay.sources[0].url", () -> RealServersExtension.galera().jdbcUrl("galera_swipe"));
-		registry.add("kindling.relay.sources[0].table", () -> "match_outbox");
-		registry.add("kindling.relay.sources[0].topic", () -> "galera.matches");
-		registry.add("kindling.relay.sources[1].name", () -> "rooms");
-		registry.add("kindling.relay.sources[1].url", () -> RealServersExtension.galera().jdbcUrl("galera_matching"));
-		registry.add("kindling.relay.sources[1].table", () -> "room_outbox");
-		registry.add("kindling.relay.sources[1].topic", () -> "galera.rooms");
-		registry.add("kindling.relay.wake-up-port", () -> "0");
+		RelayedServices.relaySources(registry, "galera", (database) -> RealServersExtension.galera().jdbcUrl(database));
 	}
 
 	/**
@@ -110,33 +98,13 @@ class GaleraFailoverIT {
 		String kafka = RealServersExtension.kafka().bootstrapServers();
 		matchesTopic = new TopicReader(kafka, "galera.matches");
 		roomsTopic = new TopicReader(kafka, "galera.rooms");
-		Path root = Path.of(System.getProperty("kindling.root"));
-		Path logs = Path.of("target").toAbsolutePath();
-		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), "384m", FreePorts.pick(),
-				settings("galera_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET),
-				logs.resolve("galera-swipe-service.log"));
-		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
-				settings("galera_matching", "--kindling.matching.rate-limit.joins-per-minute=0",
-						"--kindling.matching.rate-limit.sessions-per-minute=0"),
-				logs.resolve("galera-matching-service.log"));
-		swipes.awaitHealthy(Duration.ofSeconds(300));
-		rooms.awaitHealthy(Duration.ofSeconds(300));
-		swipeApi = new ServiceClient(swipes.port());
-		roomsApi = new ServiceClient(rooms.port());
+		services = RelayedServices.start("galera", galera.port(), JWT_SECRET, Duration.ofSeconds(300),
+				"--kindling.matching.rate-limit.joins-per-minute=0",
+				"--kindling.matching.rate-limit.sessions-per-minute=0");
+		swipeApi = services.swipeApi();
+		roomsApi = services.roomsApi();
 		swipeDb = dataSource("galera_swipe");
 		matchingDb = dataSource("galera_matching");
-	}
-
-	private static List<String> settings(String database, String... more) {
-		List<String> settings = new ArrayList<>(List.of("--kindling.database.host=127.0.0.1",
-				"--kindling.database.port=" + RealServersExtension.galera().port(),
-				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
-				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
-				"--spring.data.redis.port=" + RealServersExtension.redis().port(),
-				// no relay listens for the wake-up: this one polls
-				"--kindling.outbox.wake-up-address="));
-		settings.addAll(List.of(more));
-		return settings;
 	}
 
 	private static HikariDataSource dataSource(String database) {
@@ -150,7 +118,7 @@ class GaleraFailoverIT {
 
 	@AfterAll
 	static void stop() throws InterruptedException {
-		ServiceJar.stopAll(List.of(swipes, rooms));
+		services.stop();
 		matchesTopic.close();
 		roomsTopic.close();
 		swipeDb.close();
@@ -324,15 +292,7 @@ class GaleraFailoverIT {
 
 	/** Profiles that match each other, {@code count} users from {@code first} on. */
 	private static void insertProfiles(long first, int count) {
-		JdbcClient jdbc = JdbcClient.create(swipeDb);
-		for (long user = first; user < first + count; user++) {
-			jdbc.sql("""
-					INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
-					    age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
-					VALUES (:user, CONCAT('User ', :user), 'WOMAN', 'WOMAN,MAN', '1995-05-05', 52.52, 13.405,
-					    'u33dc0cpp', 18, 99, 50, NOW(6), NOW(6), NOW(6))
-					""").param("user", user).update();
-		}
+		RelayedServices.insertProfiles(JdbcClient.create(swipeDb), LongStream.range(first, first + count).toArray());
 	}
 
 	private static String keyOf(String token) throws Exception {
