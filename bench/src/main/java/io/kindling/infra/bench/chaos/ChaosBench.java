@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
@@ -62,7 +63,7 @@ import redis.clients.jedis.Jedis;
  * Exits 1 when a check fails (keeping the state directory and its logs).
  *
  * <pre>
- * ./kindling bench chaos [--minutes=6] [--swipers=4] [--joiners=4] [--addresses=200] [--dir=/var/tmp] [--keep=true]
+ * ./kindling bench chaos [--minutes=6] [--swipers=4] [--joiners=4] [--addresses=1000] [--dir=/var/tmp] [--keep=true]
  * </pre>
  */
 public final class ChaosBench {
@@ -116,7 +117,7 @@ public final class ChaosBench {
 	public static void main(String[] args) throws Exception {
 		BenchOptions options = BenchOptions.of(args);
 		ClusterStack stack = new ClusterStack(BenchHost.root(), Path.of(options.text("--dir", "/var/tmp")), "chaos");
-		ChaosBench bench = new ChaosBench(stack, (int) options.number("--addresses", 200));
+		ChaosBench bench = new ChaosBench(stack, (int) options.number("--addresses", 1000));
 		boolean passed = bench.run(Duration.ofMinutes(options.number("--minutes", 6)),
 				(int) options.number("--swipers", 4), (int) options.number("--joiners", 4));
 		if (passed && !options.text("--keep", "false").equals("true")) {
@@ -204,6 +205,14 @@ public final class ChaosBench {
 				TARGET_GAP);
 		check(joinGap.compareTo(TARGET_GAP) < 0, "the longest stretch without a successful join is under %s",
 				TARGET_GAP);
+		// a client over its address's limits waits for the next minute: a stretch that
+		// measures the limits, not the kills
+		int limited = this.answers.entrySet()
+			.stream()
+			.filter((answer) -> answer.getKey().endsWith(" 429"))
+			.mapToInt((answer) -> answer.getValue().get())
+			.sum();
+		check(limited == 0, "no call was refused by the per-address limits (%d were; more --addresses)", limited);
 		checkState();
 		consumer.interrupt();
 		return this.failures.isEmpty();
@@ -234,15 +243,18 @@ public final class ChaosBench {
 		System.out.printf("%n%s: killed %s (pid %d) with SIGKILL%n", victim.kind(), name, pid);
 		String servedAgain = until(Duration.ofSeconds(90), () -> this.swipesServed.after(killed)
 				&& this.joinsServed.after(killed) && this.eventsSeen.after(killed), killed);
-		// the stack notices the loss before it is started again
-		BenchHost.sleep(Duration.ofSeconds(5));
+		// the survivors take over before it is started again, so that it rejoins as what
+		// is left for it: a started-again primary whose replica was not yet promoted
+		// would simply be the primary again
+		String noticed = until(Duration.ofSeconds(60), () -> takenOver(name), killed);
 		long logBefore = logSize(name);
 		long restarting = System.nanoTime();
 		int up = this.stack.kindling(Duration.ofMinutes(10), "up", "--cluster");
 		check(up == 0, "./kindling up --cluster starts %s again", name);
 		String rejoined = until(Duration.ofSeconds(180), () -> rejoined(name), restarting);
 		String how = how(name, logBefore);
-		System.out.printf("  served again after %s; rejoined %s after up began (%s)%n", servedAgain, rejoined, how);
+		System.out.printf("  served again after %s; taken over after %s; rejoined %s after up began (%s)%n",
+				servedAgain, noticed, rejoined, how);
 		return new Kill(victim.kind(), name, servedAgain, rejoined, how);
 	}
 
@@ -269,17 +281,44 @@ public final class ChaosBench {
 		throw new IllegalStateException("no Redis primary answers");
 	}
 
+	/**
+	 * Whether the survivors have taken over from the killed process: a Redis replica
+	 * promoted (three primaries answer), the Galera nodes left a cluster of two; the
+	 * balancer's checks (2 s apart, two misses) and Kafka's fencing (3 s) in 5 s.
+	 */
+	private boolean takenOver(String name) {
+		if (name.startsWith("redis-")) {
+			return livePrimaries() == 3;
+		}
+		if (name.startsWith("mariadb-")) {
+			return Stream.of("mariadb-1", "mariadb-2", "mariadb-3")
+				.filter((node) -> !node.equals(name))
+				.allMatch((node) -> "2".equals(galeraStatus(node, "wsrep_cluster_size")));
+		}
+		BenchHost.sleep(Duration.ofSeconds(5));
+		return true;
+	}
+
+	private int livePrimaries() {
+		int primaries = 0;
+		for (int i = 0; i < 6; i++) {
+			try (Jedis jedis = new Jedis("127.0.0.1", this.stack.ports().redis() + i, 2000)) {
+				if (jedis.info("replication").contains("role:master")) {
+					primaries++;
+				}
+			}
+			catch (RuntimeException ex) {
+				// the killed node
+			}
+		}
+		return primaries;
+	}
+
 	private boolean rejoined(String name) {
 		try {
 			if (name.startsWith("mariadb-")) {
-				int port = this.stack.ports().db() + 100 * Integer.parseInt(name.substring(name.length() - 1));
-				try (Connection connection = DriverManager.getConnection(
-						"jdbc:mysql://127.0.0.1:" + port
-								+ "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=2000",
-						"kindling", "kindling"); Statement statement = connection.createStatement()) {
-					return "4".equals(status(statement, "wsrep_local_state"))
-							&& "3".equals(status(statement, "wsrep_cluster_size"));
-				}
+				return "4".equals(galeraStatus(name, "wsrep_local_state"))
+						&& "3".equals(galeraStatus(name, "wsrep_cluster_size"));
 			}
 			if (name.startsWith("redis-")) {
 				int port = this.stack.ports().redis() + Integer.parseInt(name.substring(name.length() - 1)) - 1;
@@ -295,6 +334,22 @@ public final class ChaosBench {
 		}
 		catch (Exception ex) {
 			return false;
+		}
+	}
+
+	/**
+	 * A status variable of one Galera node, asked directly; empty when it does not
+	 * answer.
+	 */
+	private String galeraStatus(String node, String variable) {
+		int port = this.stack.ports().db() + 100 * Integer.parseInt(node.substring(node.length() - 1));
+		try (Connection connection = DriverManager.getConnection(
+				"jdbc:mysql://127.0.0.1:" + port + "/?useSSL=false&allowPublicKeyRetrieval=true&connectTimeout=2000",
+				"kindling", "kindling"); Statement statement = connection.createStatement()) {
+			return status(statement, variable);
+		}
+		catch (SQLException ex) {
+			return "";
 		}
 	}
 
@@ -316,7 +371,11 @@ public final class ChaosBench {
 					: since.contains("SST") ? "SST (a copy of the data dir)" : "?";
 		}
 		if (name.startsWith("redis-")) {
-			return "as a replica of the promoted primary";
+			int port = this.stack.ports().redis() + Integer.parseInt(name.substring(name.length() - 1)) - 1;
+			try (Jedis jedis = new Jedis("127.0.0.1", port, 2000)) {
+				return jedis.info("replication").contains("role:slave") ? "as a replica of the promoted primary"
+						: "as a primary: its replica had not been promoted";
+			}
 		}
 		if (name.startsWith("kafka-")) {
 			return "caught up: every partition's replicas in sync";
