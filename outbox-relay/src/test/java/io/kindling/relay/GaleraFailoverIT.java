@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -172,7 +173,7 @@ class GaleraFailoverIT {
 		assertThat(clients.acknowledgedAfterKill).as("calls answered by the services' pools after the kill")
 			.hasPositiveValue();
 		assertThat(galera.writer()).isSameAs(next);
-		System.out.printf(
+		System.out.printf(Locale.ROOT,
 				"galera failover: killed %s; %s the writer %.1f s later; %d calls answered after the kill, "
 						+ "%d answers of 503 before an answer%n",
 				writer.nodeName(), next.nodeName(), moved, clients.acknowledgedAfterKill.get(),
