@@ -212,7 +212,8 @@ public final class ChaosBench {
 			.filter((answer) -> answer.getKey().endsWith(" 429"))
 			.mapToInt((answer) -> answer.getValue().get())
 			.sum();
-		check(limited == 0, "no call was refused by the per-address limits (%d were; more --addresses)", limited);
+		check(limited == 0, "no call was refused by the per-address limits%s",
+				(limited == 0) ? "" : " (" + limited + " were: more --addresses)");
 		checkState();
 		consumer.interrupt();
 		return this.failures.isEmpty();
