@@ -7,7 +7,6 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -37,7 +36,7 @@ public final class HttpConnection implements Closeable {
 
 	private final int timeoutMillis;
 
-	private final @Nullable InetAddress from;
+	private final @Nullable String from;
 
 	private @Nullable Socket socket;
 
@@ -50,10 +49,10 @@ public final class HttpConnection implements Closeable {
 	}
 
 	/**
-	 * @param from the local address to connect from (a client of its own on loopback,
-	 * 127.x.y.z), or null for any
+	 * @param from the local address the connection is made from (any of 127.0.0.0/8 on
+	 * the loopback), so that the server sees another client address; null for any
 	 */
-	public HttpConnection(String host, int port, Duration timeout, @Nullable InetAddress from) {
+	public HttpConnection(String host, int port, Duration timeout, @Nullable String from) {
 		this.host = host;
 		this.port = port;
 		this.timeoutMillis = Math.toIntExact(timeout.toMillis());

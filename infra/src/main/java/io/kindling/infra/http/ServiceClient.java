@@ -2,7 +2,6 @@ package io.kindling.infra.http;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -29,7 +28,7 @@ public final class ServiceClient {
 
 	private final @Nullable BiConsumer<Request, Response> observer;
 
-	private final @Nullable InetAddress from;
+	private final @Nullable String from;
 
 	public ServiceClient(int port) {
 		this(port, Duration.ofSeconds(60));
@@ -43,20 +42,11 @@ public final class ServiceClient {
 	}
 
 	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer,
-			@Nullable InetAddress from) {
+			@Nullable String from) {
 		this.port = port;
 		this.timeout = timeout;
 		this.observer = observer;
 		this.from = from;
-	}
-
-	/**
-	 * A client of the same service connecting from another loopback address (127.x.y.z),
-	 * as another machine would: what a service counts per client address (rate limits)
-	 * counts it apart.
-	 */
-	public ServiceClient from(InetAddress address) {
-		return new ServiceClient(this.port, this.timeout, this.observer, address);
 	}
 
 	/**
@@ -65,6 +55,15 @@ public final class ServiceClient {
 	 */
 	public ServiceClient observedBy(BiConsumer<Request, Response> observer) {
 		return new ServiceClient(this.port, this.timeout, observer, this.from);
+	}
+
+	/**
+	 * A client of the same service that connects from another loopback address (any of
+	 * 127.0.0.0/8), so that the service sees another client, of another network when the
+	 * third number differs.
+	 */
+	public ServiceClient from(String loopbackAddress) {
+		return new ServiceClient(this.port, this.timeout, this.observer, loopbackAddress);
 	}
 
 	public int port() {
@@ -130,7 +129,7 @@ public final class ServiceClient {
 	 * arrives.
 	 */
 	public EventStream events(String path, @Nullable String token, Consumer<String> lines) {
-		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO),
+		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO, this.from),
 				Request.get(path).bearer(token).header("Accept", "text/event-stream"), lines);
 	}
 
@@ -146,7 +145,7 @@ public final class ServiceClient {
 	 * {@code Last-Event-ID}, {@code Origin}), the lines kept in the stream's queue.
 	 */
 	public EventStream events(Request request) {
-		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO),
+		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO, this.from),
 				request.hasHeader("Accept") ? request : request.header("Accept", "text/event-stream"), null);
 	}
 

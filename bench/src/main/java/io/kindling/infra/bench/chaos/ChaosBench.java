@@ -1,8 +1,6 @@
 package io.kindling.infra.bench.chaos;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -79,7 +77,7 @@ public final class ChaosBench {
 
 	private final ServiceClient swipes;
 
-	private final List<InetAddress> addresses;
+	private final List<String> addresses;
 
 	private final Timeline swipesServed = new Timeline();
 
@@ -104,13 +102,13 @@ public final class ChaosBench {
 
 	private final List<String> failures = new ArrayList<>();
 
-	private ChaosBench(ClusterStack stack, int addressCount) throws UnknownHostException {
+	private ChaosBench(ClusterStack stack, int addressCount) {
 		this.stack = stack;
 		this.matching = new ServiceClient(stack.ports().matching(), Duration.ofSeconds(30));
 		this.swipes = new ServiceClient(stack.ports().swipe(), Duration.ofSeconds(30));
 		this.addresses = new ArrayList<>();
 		for (int i = 0; i < addressCount; i++) {
-			this.addresses.add(InetAddress.getByName("127.1." + (i / 250) + "." + (1 + i % 250)));
+			this.addresses.add("127.1." + (i / 250) + "." + (1 + i % 250));
 		}
 	}
 
