@@ -52,13 +52,14 @@ import redis.clients.jedis.Jedis;
  * directory of its own, a mixed load through the balancer for several minutes (mutual
  * likes, and room pairs from many client addresses, 127.1.x.y), and during it one process
  * of each kind killed with SIGKILL in turn: the database's writer, a Redis primary, a
- * Kafka node, one instance of each service. After each kill, {@code ./kindling up
- * --cluster} starts what is missing, which rejoins its cluster. Then it checks that every
- * pair whose two likes were acknowledged has exactly one match, that no session is in two
- * conversations, and that every match is on Kafka; it prints the longest stretch without
- * a successful swipe and without a successful join (target under 15 s each) and, per
- * kind, how long until everything was served again and until the process had rejoined.
- * Exits 1 when a check fails (keeping the state directory and its logs).
+ * Kafka node, one instance of each service. After each kill, once the survivors have
+ * taken over, {@code ./kindling up --cluster} starts what is missing, which rejoins its
+ * cluster. Then it checks that every pair whose two likes were acknowledged has exactly
+ * one match, that no session is in two conversations, and that every match is on Kafka;
+ * it prints the longest stretch without a successful swipe and without a successful join
+ * (target under 15 s each) and, per kind, how long until everything was served again and
+ * until the process had rejoined. Exits 1 when a check fails (keeping the state directory
+ * and its logs).
  *
  * <pre>
  * ./kindling bench chaos [--minutes=6] [--swipers=4] [--joiners=4] [--addresses=1000] [--dir=/var/tmp] [--keep=true]
