@@ -1,10 +1,8 @@
 package io.kindling.relay;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -15,10 +13,7 @@ import com.zaxxer.hikari.HikariDataSource;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
-import io.kindling.infra.http.ServiceClient;
-import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
-import io.kindling.infra.servers.ServiceJar;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
@@ -55,25 +50,11 @@ class TraceContextIT {
 
 	static TopicReader roomsTopic;
 
-	static ServiceJar swipes;
-
-	static ServiceJar rooms;
-
-	static ServiceClient swipeApi;
-
-	static ServiceClient roomsApi;
+	static RelayedServices services;
 
 	@DynamicPropertySource
 	static void sources(DynamicPropertyRegistry registry) {
-		registry.add("kindling.relay.sources[0].name", () -> "matches");
-		registry.add("kindling.relay.sources[0].url", () -> RealServersExtension.mariaDb().jdbcUrl("trace_swipe"));
-		registry.add("kindling.relay.sources[0].table", () -> "match_outbox");
-		registry.add("kindling.relay.sources[0].topic", () -> "trace.matches");
-		registry.add("kindling.relay.sources[1].name", () -> "rooms");
-		registry.add("kindling.relay.sources[1].url", () -> RealServersExtension.mariaDb().jdbcUrl("trace_matching"));
-		registry.add("kindling.relay.sources[1].table", () -> "room_outbox");
-		registry.add("kindling.relay.sources[1].topic", () -> "trace.rooms");
-		registry.add("kindling.relay.wake-up-port", () -> "0");
+		RelayedServices.relaySources(registry, "trace", (database) -> RealServersExtension.mariaDb().jdbcUrl(database));
 	}
 
 	/**
@@ -89,34 +70,13 @@ class TraceContextIT {
 		String kafka = RealServersExtension.kafka().bootstrapServers();
 		matchesTopic = new TopicReader(kafka, "trace.matches");
 		roomsTopic = new TopicReader(kafka, "trace.rooms");
-		Path root = Path.of(System.getProperty("kindling.root"));
-		Path logs = Path.of("target").toAbsolutePath();
-		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), "384m", FreePorts.pick(),
-				settings("trace_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET),
-				logs.resolve("trace-swipe-service.log"));
-		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
-				settings("trace_matching"), logs.resolve("trace-matching-service.log"));
-		swipes.awaitHealthy(Duration.ofSeconds(120));
-		rooms.awaitHealthy(Duration.ofSeconds(120));
-		swipeApi = new ServiceClient(swipes.port());
-		roomsApi = new ServiceClient(rooms.port());
-	}
-
-	private static List<String> settings(String database, String... more) {
-		List<String> settings = new java.util.ArrayList<>(List.of("--kindling.database.host=127.0.0.1",
-				"--kindling.database.port=" + RealServersExtension.mariaDb().port(),
-				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
-				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
-				"--spring.data.redis.port=" + RealServersExtension.redis().port(),
-				// no relay listens for the wake-up: this one polls
-				"--kindling.outbox.wake-up-address="));
-		settings.addAll(List.of(more));
-		return settings;
+		services = RelayedServices.start("trace", RealServersExtension.mariaDb().port(), JWT_SECRET,
+				Duration.ofSeconds(120));
 	}
 
 	@AfterAll
 	static void stop() throws InterruptedException {
-		ServiceJar.stopAll(List.of(swipes, rooms));
+		services.stop();
 		matchesTopic.close();
 		roomsTopic.close();
 	}
@@ -191,25 +151,27 @@ class TraceContextIT {
 	}
 
 	private static Response swipe(long user, long target, String traceparent) {
-		return swipeApi.send(Request.of("POST", "/api/swipes")
-			.bearer(Hs256.token(JWT_SECRET, user))
-			.header("Idempotency-Key", UUID.randomUUID().toString())
-			.header("traceparent", traceparent)
-			.json("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"));
+		return services.swipeApi()
+			.send(Request.of("POST", "/api/swipes")
+				.bearer(Hs256.token(JWT_SECRET, user))
+				.header("Idempotency-Key", UUID.randomUUID().toString())
+				.header("traceparent", traceparent)
+				.json("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"));
 	}
 
 	private static String session() {
-		Response created = roomsApi.send(Request.of("POST", "/api/sessions").body(new byte[0]));
+		Response created = services.roomsApi().send(Request.of("POST", "/api/sessions").body(new byte[0]));
 		assertThat(created.status()).as(created.body()).isEqualTo(201);
 		return created.field("token");
 	}
 
 	private static Response join(String token, String traceparent) {
 		// topic 3 (Music) is one of the catalogue's first topics
-		return roomsApi.send(Request.of("POST", "/api/matching")
-			.bearer(token)
-			.header("traceparent", traceparent)
-			.json("{\"topic_id\":3,\"size\":2}"));
+		return services.roomsApi()
+			.send(Request.of("POST", "/api/matching")
+				.bearer(token)
+				.header("traceparent", traceparent)
+				.json("{\"topic_id\":3,\"size\":2}"));
 	}
 
 	/**
@@ -221,18 +183,7 @@ class TraceContextIT {
 			dataSource.setJdbcUrl(RealServersExtension.mariaDb().jdbcUrl("trace_swipe"));
 			dataSource.setUsername(MariaDbServer.USER);
 			dataSource.setPassword(MariaDbServer.PASSWORD);
-			JdbcClient jdbc = JdbcClient.create(dataSource);
-			for (long user : users) {
-				jdbc.sql(
-						"""
-								INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
-								    age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
-								VALUES (:user, CONCAT('User ', :user), 'WOMAN', 'WOMAN,MAN', '1995-05-05', 52.52, 13.405,
-								    'u33dc0cpp', 18, 99, 50, NOW(6), NOW(6), NOW(6))
-								""")
-					.params(Map.of("user", user))
-					.update();
-			}
+			RelayedServices.insertProfiles(JdbcClient.create(dataSource), users);
 		}
 	}
 

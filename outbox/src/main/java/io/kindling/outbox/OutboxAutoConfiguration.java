@@ -16,8 +16,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@link OutboxWriter}, ringing the relays after each commit and storing the current
  * trace context on each row when the service traces (a Micrometer {@code Tracer} bean),
  * and has the table made and migrated right after its own Flyway migrations, before
- * anything else uses the database. A service with a {@code FlywayMigrationStrategy} of
- * its own replaces this one, and calls {@link OutboxSchema#migrate} itself.
+ * anything else uses the database, one instance at a time ({@link MigrationLock}). A
+ * service with a {@code FlywayMigrationStrategy} of its own replaces this one, and calls
+ * {@link OutboxSchema#migrate} itself.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
 		beforeName = "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration")
@@ -56,11 +57,11 @@ public final class OutboxAutoConfiguration {
 		@ConditionalOnMissingBean
 		FlywayMigrationStrategy outboxSchemaAfterServiceMigrations(OutboxProperties properties,
 				ObjectProvider<MovedOutboxMigrations> moved) {
-			return (flyway) -> {
+			return (flyway) -> MigrationLock.around(flyway.getConfiguration().getDataSource(), () -> {
 				moved.ifAvailable((migrations) -> migrations.adopt(flyway));
 				flyway.migrate();
 				OutboxSchema.migrate(flyway.getConfiguration().getDataSource(), properties.table());
-			};
+			});
 		}
 
 	}

@@ -3,6 +3,7 @@ package io.kindling.infra.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.stream.Stream;
 
@@ -28,6 +29,17 @@ public final class BenchHost {
 		}
 		catch (IOException ex) {
 			return "unknown";
+		}
+	}
+
+	/** Sleeps; an interrupt ends the bench's wait with an exception. */
+	public static void sleep(Duration duration) {
+		try {
+			Thread.sleep(duration);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
 		}
 	}
 

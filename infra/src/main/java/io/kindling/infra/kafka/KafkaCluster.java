@@ -12,7 +12,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -204,7 +203,12 @@ public final class KafkaCluster implements AutoCloseable {
 		}
 	}
 
-	private static boolean fullyReplicated(Admin admin) {
+	/**
+	 * Whether every partition of every topic (internal ones included) has a leader and
+	 * all its replicas in sync, as a cluster reached through {@code admin} reports it;
+	 * false when it does not answer.
+	 */
+	public static boolean fullyReplicated(Admin admin) {
 		try {
 			Set<String> topics = admin.listTopics(new ListTopicsOptions().listInternal(true))
 				.names()
@@ -255,52 +259,6 @@ public final class KafkaCluster implements AutoCloseable {
 		catch (IOException ex) {
 			// a leftover empty dir is harmless
 		}
-	}
-
-	/**
-	 * Runs a three-node cluster in the foreground for {@code ./kindling up --cluster} and
-	 * benches: {@code --dir --ports=9092,9094,9096 --controller-ports=9093,9095,9097
-	 * [--partitions=12]}. Each node is its own JVM with its log in {@code
-	 *
-	<dir>
-	 * /node-<id>/kafka-<id>.log}; stopping this process stops them.
-	 */
-	public static void main(String[] args) throws Exception {
-		Map<String, String> options = new java.util.HashMap<>();
-		for (String arg : args) {
-			int eq = arg.indexOf('=');
-			if (!arg.startsWith("--") || eq < 0) {
-				System.err.println("usage: KafkaCluster --dir=.kindling/kafka-cluster --ports=9092,9094,9096"
-						+ " --controller-ports=9093,9095,9097 [--partitions=12]");
-				System.exit(2);
-			}
-			options.put(arg.substring(2, eq), arg.substring(eq + 1));
-		}
-		Path dir = Path.of(options.getOrDefault("dir", ".kindling/kafka-cluster")).toAbsolutePath();
-		List<Integer> ports = ports(options.getOrDefault("ports", "9092,9094,9096"));
-		List<Integer> controllerPorts = ports(options.getOrDefault("controller-ports", "9093,9095,9097"));
-		if (ports.size() != controllerPorts.size()) {
-			throw new IllegalArgumentException("one controller port per port");
-		}
-		List<KafkaNode> quorum = new ArrayList<>();
-		for (int i = 0; i < ports.size(); i++) {
-			quorum.add(new KafkaNode(i + 1, ports.get(i), controllerPorts.get(i)));
-		}
-		KafkaCluster cluster = new KafkaCluster(dir, quorum,
-				Integer.parseInt(options.getOrDefault("partitions", "12")));
-		CountDownLatch stopped = new CountDownLatch(1);
-		Runtime.getRuntime().addShutdownHook(Thread.ofPlatform().unstarted(() -> {
-			cluster.stop();
-			stopped.countDown();
-		}));
-		cluster.start();
-		System.out.println("kafka cluster of " + quorum.size() + " nodes up: " + cluster.bootstrapServers()
-				+ " (controller quorum " + KafkaNode.voters(quorum) + ")");
-		stopped.await();
-	}
-
-	private static List<Integer> ports(String list) {
-		return java.util.Arrays.stream(list.split(",")).map(String::strip).map(Integer::valueOf).toList();
 	}
 
 }

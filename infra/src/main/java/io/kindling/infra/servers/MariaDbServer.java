@@ -46,23 +46,31 @@ public final class MariaDbServer extends ServerProcess {
 
 	@Override
 	protected void prepare() {
-		if (Files.exists(this.dataDir.resolve("mysql"))) {
+		initialise(this.workDir, this.dataDir, logFile());
+	}
+
+	/**
+	 * Makes a fresh data dir (once: nothing happens when it has its system tables), owned
+	 * by the mysql user when run as root; root logs in over the socket only.
+	 */
+	static void initialise(Path workDir, Path dataDir, Path log) {
+		if (Files.exists(dataDir.resolve("mysql"))) {
 			return;
 		}
 		try {
-			Files.createDirectories(this.dataDir);
-			openUp(this.workDir);
-			handToMysqlUser(this.workDir);
+			Files.createDirectories(dataDir);
+			openUp(workDir);
+			handToMysqlUser(workDir);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
 		List<String> install = new ArrayList<>(List.of(binary("mariadb-install-db"), "--no-defaults",
-				"--datadir=" + this.dataDir, "--auth-root-authentication-method=socket", "--skip-test-db"));
+				"--datadir=" + dataDir, "--auth-root-authentication-method=socket", "--skip-test-db"));
 		if (isRoot()) {
 			install.add("--user=mysql");
 		}
-		run(install, logFile());
+		run(install, log);
 	}
 
 	@Override
@@ -86,23 +94,50 @@ public final class MariaDbServer extends ServerProcess {
 
 	/** Creates the database (if missing) and grants the app user everything on it. */
 	public void createDatabase(String database) {
-		sql("CREATE DATABASE IF NOT EXISTS `" + database + "`;" + "CREATE USER IF NOT EXISTS '" + USER
-				+ "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "';" + "CREATE USER IF NOT EXISTS '" + USER
-				+ "'@'localhost' IDENTIFIED BY '" + PASSWORD + "';" + "GRANT ALL ON `" + database + "`.* TO '" + USER
-				+ "'@'127.0.0.1';" + "GRANT ALL ON `" + database + "`.* TO '" + USER + "'@'localhost';");
+		sql(createDatabaseSql(database));
 	}
 
 	/** Runs statements as root over the socket (root has socket authentication only). */
 	public void sql(String statements) {
-		run(List.of(binary("mariadb"), "--no-defaults", "--socket=" + this.socket, "-uroot", "-e", statements),
-				logFile());
+		sql(this.socket, statements, logFile());
 	}
 
-	private static boolean isRoot() {
+	static void sql(Path socket, String statements, Path log) {
+		run(List.of(binary("mariadb"), "--no-defaults", "--socket=" + socket, "-uroot", "-e", statements), log);
+	}
+
+	/**
+	 * The statements' tab-separated output without column names, as root over the socket;
+	 * fails when the server does not answer.
+	 */
+	static String query(Path socket, String statements) {
+		return output(List.of(binary("mariadb"), "--no-defaults", "--socket=" + socket, "--connect-timeout=2", "-uroot",
+				"-N", "-B", "-e", statements), Duration.ofSeconds(10));
+	}
+
+	/**
+	 * The app user, as every service logs in, from the loopback address and the socket.
+	 */
+	static String createAppUser() {
+		return "CREATE USER IF NOT EXISTS '" + USER + "'@'127.0.0.1' IDENTIFIED BY '" + PASSWORD + "';"
+				+ "CREATE USER IF NOT EXISTS '" + USER + "'@'localhost' IDENTIFIED BY '" + PASSWORD + "';";
+	}
+
+	/**
+	 * The statements that create the database (if missing) and grant the app user
+	 * everything on it.
+	 */
+	static String createDatabaseSql(String database) {
+		return "CREATE DATABASE IF NOT EXISTS `" + database + "`;" + createAppUser() + "GRANT ALL ON `" + database
+				+ "`.* TO '" + USER + "'@'127.0.0.1';" + "GRANT ALL ON `" + database + "`.* TO '" + USER
+				+ "'@'localhost';";
+	}
+
+	static boolean isRoot() {
 		return "root".equals(System.getProperty("user.name"));
 	}
 
-	private static String binary(String name) {
+	static String binary(String name) {
 		for (String dir : List.of("/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin")) {
 			Path candidate = Path.of(dir, name);
 			if (Files.isExecutable(candidate)) {
@@ -126,7 +161,7 @@ public final class MariaDbServer extends ServerProcess {
 		}
 	}
 
-	private static void handToMysqlUser(Path dir) throws IOException {
+	static void handToMysqlUser(Path dir) throws IOException {
 		if (!isRoot()) {
 			return;
 		}

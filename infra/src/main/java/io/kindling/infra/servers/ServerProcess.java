@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -127,6 +128,44 @@ public abstract class ServerProcess implements AutoCloseable {
 		}
 		catch (IOException ex) {
 			// A leftover temp dir is harmless; the servers are already gone.
+		}
+	}
+
+	/**
+	 * Runs a command and returns what it printed; fails when it fails or has not ended
+	 * within the timeout (it is killed then).
+	 */
+	static String output(List<String> command, Duration timeout) {
+		Path printed;
+		try {
+			printed = Files.createTempFile("kindling-command-", ".out");
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(printed.toFile())
+				.start();
+			if (!process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				process.destroyForcibly();
+				throw new IllegalStateException(String.join(" ", command) + " did not end within " + timeout);
+			}
+			String text = Files.readString(printed);
+			if (process.exitValue() != 0) {
+				throw new IllegalStateException(String.join(" ", command) + " failed: " + text.strip());
+			}
+			return text;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		finally {
+			printed.toFile().delete();
 		}
 	}
 

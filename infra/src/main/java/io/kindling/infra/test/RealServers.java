@@ -49,7 +49,15 @@ public @interface RealServers {
 		 * Three Kafka nodes with one controller quorum, in place of {@link #KAFKA}:
 		 * {@code spring.kafka.bootstrap-servers} lists all three.
 		 */
-		KAFKA_CLUSTER
+		KAFKA_CLUSTER,
+
+		/**
+		 * Three MariaDB nodes in one Galera cluster behind HAProxy, in place of
+		 * {@link #MARIADB}: {@code kindling.database.port} is the balancer's, which sends
+		 * every connection to one node, the writer, as {@code ./kindling up --cluster}
+		 * does.
+		 */
+		GALERA
 
 	}
 

@@ -11,6 +11,7 @@ import java.util.Set;
 import io.kindling.infra.kafka.KafkaBroker;
 import io.kindling.infra.kafka.KafkaCluster;
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.GaleraCluster;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisSentinels;
@@ -24,9 +25,9 @@ import org.junit.platform.commons.support.AnnotationSupport;
 /**
  * Starts each real server at most once per test JVM, on free ports in a temporary
  * directory, and stops and removes them when the JVM's tests are done. Tests reach the
- * servers through {@link #redis()}, {@link #mariaDb()}, {@link #kafka()} and
- * {@link #kafkaCluster()}, for example to stop Kafka for a while, to kill Redis or to
- * kill one Kafka node of three.
+ * servers through {@link #redis()}, {@link #mariaDb()}, {@link #galera()},
+ * {@link #kafka()} and {@link #kafkaCluster()}, for example to stop Kafka for a while, to
+ * kill Redis, to kill one Kafka node of three or the database's writer.
  */
 public final class RealServersExtension implements BeforeAllCallback {
 
@@ -44,17 +45,18 @@ public final class RealServersExtension implements BeforeAllCallback {
 		if (wanted.contains(Server.REDIS)) {
 			useRedis(started, annotation.redis());
 		}
+		if (wanted.contains(Server.MARIADB) && wanted.contains(Server.GALERA)) {
+			throw new IllegalStateException("@RealServers wants MARIADB or GALERA, not both");
+		}
 		if (wanted.contains(Server.MARIADB)) {
 			started.startMariaDb();
 			started.mariaDb().createDatabase(annotation.database());
-			// as ./kindling up: only where the server is; the service's own
-			// application.yml
-			// builds its JDBC URL from these, the driver's settings included
-			System.setProperty("kindling.database.host", "127.0.0.1");
-			System.setProperty("kindling.database.port", String.valueOf(started.mariaDb().port()));
-			System.setProperty("kindling.database.name", annotation.database());
-			System.setProperty("spring.datasource.username", MariaDbServer.USER);
-			System.setProperty("spring.datasource.password", MariaDbServer.PASSWORD);
+			useDatabase(started.mariaDb().port(), annotation.database());
+		}
+		if (wanted.contains(Server.GALERA)) {
+			started.startGalera();
+			started.galera().createDatabase(annotation.database());
+			useDatabase(started.galera().port(), annotation.database());
 		}
 		if (wanted.contains(Server.KAFKA) && wanted.contains(Server.KAFKA_CLUSTER)) {
 			throw new IllegalStateException("@RealServers wants KAFKA or KAFKA_CLUSTER, not both");
@@ -67,6 +69,18 @@ public final class RealServersExtension implements BeforeAllCallback {
 			started.startKafkaCluster();
 			System.setProperty("spring.kafka.bootstrap-servers", started.kafkaCluster().bootstrapServers());
 		}
+	}
+
+	/**
+	 * As ./kindling up: only where the server is; the service's own application.yml
+	 * builds its JDBC URL from these, the driver's settings included.
+	 */
+	private static void useDatabase(int port, String database) {
+		System.setProperty("kindling.database.host", "127.0.0.1");
+		System.setProperty("kindling.database.port", String.valueOf(port));
+		System.setProperty("kindling.database.name", database);
+		System.setProperty("spring.datasource.username", MariaDbServer.USER);
+		System.setProperty("spring.datasource.password", MariaDbServer.PASSWORD);
 	}
 
 	/**
@@ -119,6 +133,11 @@ public final class RealServersExtension implements BeforeAllCallback {
 		return running().mariaDb();
 	}
 
+	/** The Galera cluster of a {@code Server.GALERA} test class. */
+	public static GaleraCluster galera() {
+		return running().galera();
+	}
+
 	public static KafkaBroker kafka() {
 		return running().kafka();
 	}
@@ -163,6 +182,8 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		private @Nullable MariaDbServer mariaDb;
 
+		private @Nullable GaleraCluster galera;
+
 		private @Nullable KafkaBroker kafka;
 
 		private @Nullable KafkaCluster kafkaCluster;
@@ -204,6 +225,14 @@ public final class RealServersExtension implements BeforeAllCallback {
 				this.mariaDb = new MariaDbServer(this.root.resolve("mariadb"), FreePorts.pick());
 				this.mariaDb.start();
 			}
+		}
+
+		/** Starts the cluster, or any node of it a test left killed. */
+		synchronized void startGalera() {
+			if (this.galera == null) {
+				this.galera = GaleraCluster.onFreePorts(this.root.resolve("galera"));
+			}
+			this.galera.start();
 		}
 
 		synchronized void startKafka() {
@@ -249,6 +278,13 @@ public final class RealServersExtension implements BeforeAllCallback {
 			return this.mariaDb;
 		}
 
+		GaleraCluster galera() {
+			if (this.galera == null) {
+				throw new IllegalStateException("GALERA was not asked for in @RealServers");
+			}
+			return this.galera;
+		}
+
 		KafkaBroker kafka() {
 			if (this.kafka == null) {
 				throw new IllegalStateException("Kafka was not asked for in @RealServers");
@@ -266,7 +302,7 @@ public final class RealServersExtension implements BeforeAllCallback {
 		@Override
 		public synchronized void close() {
 			for (AutoCloseable server : new AutoCloseable[] { this.kafka, this.kafkaCluster, this.redis,
-					this.redisCluster, this.redisSentinels, this.mariaDb }) {
+					this.redisCluster, this.redisSentinels, this.mariaDb, this.galera }) {
 				if (server != null) {
 					try {
 						server.close();

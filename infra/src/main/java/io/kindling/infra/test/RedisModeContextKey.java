@@ -24,18 +24,20 @@ public final class RedisModeContextKey implements ContextCustomizerFactory {
 			List<ContextConfigurationAttributes> configAttributes) {
 		return AnnotationSupport.findAnnotation(testClass, RealServers.class)
 			.filter((servers) -> List.of(servers.value()).contains(RealServers.Server.REDIS)
-					|| List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER))
+					|| List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER)
+					|| List.of(servers.value()).contains(RealServers.Server.GALERA))
 			.map((servers) -> new Key(
 					List.of(servers.value()).contains(RealServers.Server.REDIS) ? servers.redis() : null,
-					List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER)))
+					List.of(servers.value()).contains(RealServers.Server.KAFKA_CLUSTER),
+					List.of(servers.value()).contains(RealServers.Server.GALERA)))
 			.orElse(null);
 	}
 
 	/**
-	 * Changes nothing in the context; only its equality matters. The Kafka cluster is in
-	 * it for the same reason as the Redis mode.
+	 * Changes nothing in the context; only its equality matters. The Kafka cluster and
+	 * the Galera cluster are in it for the same reason as the Redis mode.
 	 */
-	record Key(@Nullable RedisMode mode, boolean kafkaCluster) implements ContextCustomizer {
+	record Key(@Nullable RedisMode mode, boolean kafkaCluster, boolean galera) implements ContextCustomizer {
 
 		@Override
 		public void customizeContext(ConfigurableApplicationContext context, MergedContextConfiguration config) {

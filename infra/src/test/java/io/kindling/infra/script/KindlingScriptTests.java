@@ -35,8 +35,9 @@ class KindlingScriptTests {
 			"outbox-relay", "web-client");
 
 	private static final List<String> CLUSTER_STACK = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5",
-			"redis-6", "mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1",
-			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
+			"redis-6", "mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "balancer",
+			"matching-service-1", "matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1",
+			"outbox-relay-2", "web-client");
 
 	@TempDir
 	Path state;
@@ -200,18 +201,21 @@ class KindlingScriptTests {
 	@Test
 	void statusOfTheClusterStackShowsEveryNodeAndInstanceStoppedOnItsPorts() throws Exception {
 		Run status = kindling(Map.of("KINDLING_REDIS_PORT", "23379", "KINDLING_KAFKA_PORT", "23092",
-				"KINDLING_MATCHING_PORT", "23081", "KINDLING_SWIPE_PORT", "23082"), "status", "--cluster");
+				"KINDLING_MATCHING_PORT", "23081", "KINDLING_SWIPE_PORT", "23082", "KINDLING_DB_PORT", "23306"),
+				"status", "--cluster");
 
 		assertThat(status.exitCode()).as(status.err()).isZero();
 		List<String> rows = status.out().strip().lines().takeWhile((row) -> !row.isBlank()).toList();
 		assertThat(rows.subList(1, rows.size()).stream().map((row) -> row.split("\\s+")[0]))
 			.containsExactlyElementsOf(CLUSTER_STACK);
 		assertThat(rows.subList(1, rows.size())).allSatisfy((row) -> assertThat(row).contains(" stopped "));
-		// six Redis nodes on consecutive ports, three Kafka brokers, two instances of
-		// each service
-		// beside the balancer, which alone has the service's own port
+		// six Redis nodes on consecutive ports, three Galera nodes and three Kafka
+		// brokers, two instances of each service beside the balancer, which alone has
+		// the database's and each service's own port
 		assertThat(status.out()).contains("redis://127.0.0.1:23379", "redis://127.0.0.1:23384")
-			.contains("127.0.0.1:23092,127.0.0.1:23094,127.0.0.1:23096")
+			.contains("jdbc:mysql://127.0.0.1:23406", "jdbc:mysql://127.0.0.1:23506", "jdbc:mysql://127.0.0.1:23606")
+			.contains("127.0.0.1:23092", "127.0.0.1:23094", "127.0.0.1:23096")
+			.contains("jdbc:mysql://127.0.0.1:23306 http://127.0.0.1:23081")
 			.contains("http://127.0.0.1:23181", "http://127.0.0.1:23281", "http://127.0.0.1:23182",
 					"http://127.0.0.1:23282")
 			.contains("balancer", "http://127.0.0.1:23081 http://127.0.0.1:23082");

@@ -2,6 +2,7 @@ package io.kindling.support.web;
 
 import java.net.ConnectException;
 import java.net.SocketTimeoutException;
+import java.sql.SQLException;
 import java.sql.SQLRecoverableException;
 import java.sql.SQLTransientException;
 import java.util.List;
@@ -11,6 +12,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Tells a store that did not answer (worth a retry: 503) from a store that answered "no"
@@ -35,8 +37,18 @@ final class StoreOutages {
 					|| cause instanceof RecoverableDataAccessException
 					|| cause instanceof CannotCreateTransactionException || cause instanceof SQLTransientException
 					|| cause instanceof SQLRecoverableException || cause instanceof ConnectException
-					|| cause instanceof SocketTimeoutException || isTransientRedisError(cause)) {
+					|| cause instanceof SocketTimeoutException || isConnectionLost(cause)
+					|| isTransientRedisError(cause)) {
 				return true;
+			}
+			// a commit or rollback that could not be completed: the connection dropped
+			// (the database's writer killed), so the rollback on it failed too; the
+			// transaction's outcome is unknown, and a retry of the same request is what
+			// finds it out. Unless the transaction had failed for a reason of its own,
+			// kept apart as its application exception.
+			if (cause instanceof TransactionSystemException failed) {
+				Throwable application = failed.getApplicationException();
+				return application == null || isOutage(application);
 			}
 			// a cluster client out of attempts ("No more cluster attempts left") keeps
 			// each
@@ -53,6 +65,11 @@ final class StoreOutages {
 			}
 		}
 		return false;
+	}
+
+	/** SQLState class 08: the connection is gone (closed, dropped, never made). */
+	private static boolean isConnectionLost(Throwable failure) {
+		return failure instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08");
 	}
 
 	private static boolean isTransientRedisError(Throwable failure) {

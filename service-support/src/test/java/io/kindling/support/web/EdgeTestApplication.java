@@ -19,6 +19,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.http.HttpStatus;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -208,6 +209,33 @@ class EdgeTestApplication {
 			RuntimeException attempts = new RuntimeException("No more cluster attempts left.");
 			attempts.addSuppressed(new InvalidDataAccessApiUsageException("CROSSSLOT Keys in request don't hash"));
 			throw new InvalidDataAccessApiUsageException("No more cluster attempts left.", attempts);
+		}
+
+		@GetMapping("/database-gone-mid-transaction")
+		void databaseGoneMidTransaction() {
+			// as TransactionTemplate reports a statement whose connection dropped (the
+			// database's writer killed): the rollback on that connection fails too
+			TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
+					new java.sql.SQLException("Connection is closed", "08003"));
+			rollback.initApplicationException(new org.springframework.dao.RecoverableDataAccessException(
+					"Communications link failure", new java.sql.SQLRecoverableException("link failure", "08S01")));
+			throw rollback;
+		}
+
+		@GetMapping("/database-gone-at-commit")
+		void databaseGoneAtCommit() {
+			// the commit's connection dropped, and the rollback after it found the
+			// connection closed (the pool's own message, no SQL state)
+			throw new TransactionSystemException("JDBC rollback failed",
+					new java.sql.SQLException("Connection is closed"));
+		}
+
+		@GetMapping("/bug-then-rollback-failed")
+		void bugThenRollbackFailed() {
+			TransactionSystemException rollback = new TransactionSystemException("JDBC rollback failed",
+					new java.sql.SQLException("Connection is closed"));
+			rollback.initApplicationException(new IllegalStateException("secret internals: a bug"));
+			throw rollback;
 		}
 
 		@GetMapping("/cross-slot")

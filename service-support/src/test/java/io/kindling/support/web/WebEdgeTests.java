@@ -115,7 +115,13 @@ class WebEdgeTests {
 						raw("GET /cluster-attempts-cross-slot HTTP/1.1\r\n"), 500, "internal-error"),
 				arguments("a write to a demoted Redis primary", raw("GET /read-only-replica HTTP/1.1\r\n"), 503,
 						"unavailable"),
-				arguments("the database unreachable", raw("GET /database-down HTTP/1.1\r\n"), 503, "unavailable"));
+				arguments("the database unreachable", raw("GET /database-down HTTP/1.1\r\n"), 503, "unavailable"),
+				arguments("the database's connection lost in a transaction, its rollback failing too",
+						raw("GET /database-gone-mid-transaction HTTP/1.1\r\n"), 503, "unavailable"),
+				arguments("the database's connection lost at commit, the rollback after it failing too",
+						raw("GET /database-gone-at-commit HTTP/1.1\r\n"), 503, "unavailable"),
+				arguments("a bug in a transaction whose rollback then failed",
+						raw("GET /bug-then-rollback-failed HTTP/1.1\r\n"), 500, "internal-error"));
 	}
 
 	@ParameterizedTest(name = "{0}: {2} {3}")

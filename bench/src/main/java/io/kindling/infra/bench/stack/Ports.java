@@ -10,9 +10,10 @@ import java.util.SplittableRandom;
 import io.kindling.infra.servers.FreePorts;
 
 /**
- * The drill's ports, all from one base: six Redis nodes (and their buses at +10000),
- * MariaDB, three Kafka nodes with their controllers, the three services' balancer ports
- * (their instances at +100 and +200) and the web client's.
+ * The drill's ports, all from one base: six Redis nodes (and their buses at +10000), the
+ * database's balancer port (its three Galera nodes at +100, +200 and +300), three Kafka
+ * nodes with their controllers, the three services' balancer ports (their instances at
+ * +100 and +200) and the web client's.
  */
 record Ports(int base) {
 
@@ -65,6 +66,13 @@ record Ports(int base) {
 			ports.add(redis() + i + 10_000);
 		}
 		ports.add(db());
+		// the three Galera nodes behind the database's balancer port, each with its
+		// replication, IST and SST ports above it
+		for (int node = 1; node <= 3; node++) {
+			for (int i = 0; i < 4; i++) {
+				ports.add(db() + 100 * node + i);
+			}
+		}
 		for (int i = 0; i < 6; i++) {
 			ports.add(kafka() + i);
 		}

@@ -33,8 +33,9 @@ public final class StackBench {
 
 	/** What {@code ./kindling up --cluster} starts, by the name its pid file has. */
 	private static final Set<String> STARTED = Set.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
-			"mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1", "swipe-service-2",
-			"outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
+			"mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "matching-service-1",
+			"matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer",
+			"web-client");
 
 	private final Ports ports;
 
@@ -85,7 +86,7 @@ public final class StackBench {
 				return false;
 			}
 			check(pids.keySet().equals(STARTED),
-					"16 processes started (6 Redis, MariaDB, Kafka, 6 services, the balancer, the web client): %s",
+					"20 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client): %s",
 					new TreeSet<>(pids.keySet()));
 			drill();
 		}
