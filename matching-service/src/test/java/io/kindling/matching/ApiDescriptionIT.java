@@ -67,6 +67,11 @@ class ApiDescriptionIT extends RoomFeatureTest {
 			.isEqualTo(200);
 		this.api.leave(ana);
 		this.api.leave(ben);
+		String cy = this.api.session();
+		assertThat(this.api.send("POST", "/api/matching", cy, "{\"topic_ids\": [2, 3], \"size\": 3}").status())
+			.isEqualTo(202);
+		this.api.status(cy);
+		this.api.leave(cy);
 		refusals(ana);
 		operators();
 		this.contract.assertAllConformed();
@@ -84,6 +89,7 @@ class ApiDescriptionIT extends RoomFeatureTest {
 		this.api.send("POST", "/api/matching", session, "{\"topic_id\": 1, \"size\": 4}");
 		this.api.send("POST", "/api/matching", session, "{\"topic_id\": ");
 		this.api.send("POST", "/api/matching", session, "{\"topic_id\": 999999, \"size\": 2}");
+		this.api.send("POST", "/api/matching", session, "{\"topic_ids\": [], \"size\": 2}");
 		this.api.send("POST", "/api/matching", session, "{}", "Content-Type", "text/plain");
 		this.api.http().send(Request.of("POST", "/api/matching").bearer(session).body(new byte[20 * 1024]));
 		this.api.send("GET", "/api/matching", session, null, "Accept", "text/csv");

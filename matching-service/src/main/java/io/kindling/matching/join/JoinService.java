@@ -1,6 +1,7 @@
 package io.kindling.matching.join;
 
-import io.kindling.matching.queue.MatchQueue;
+import java.util.List;
+
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomClaims;
@@ -30,14 +31,15 @@ public class JoinService {
 	}
 
 	/**
-	 * Joins the queue (the size was checked on the request), then tries to form a room.
+	 * Joins the queue of each topic (the size and the list were checked on the request),
+	 * then tries to form a room.
 	 * @return the status after the join: matched when this call formed the caller's room
 	 * @throws io.kindling.support.web.Refused {@code rate-limited}, {@code banned},
 	 * {@code topic-unavailable} or {@code already-joined}, as the checks come
 	 */
-	MatchingStatus join(Session session, String clientAddress, MatchQueue queue) {
+	MatchingStatus join(Session session, String clientAddress, List<Long> topicIds, int size) {
 		this.rateLimiter.countJoin(clientAddress);
-		return status(this.claims.join(session.token(), clientAddress, queue));
+		return status(this.claims.join(session.token(), clientAddress, topicIds, size));
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */

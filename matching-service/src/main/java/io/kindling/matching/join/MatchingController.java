@@ -3,7 +3,6 @@ package io.kindling.matching.join;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 
-import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.session.Session;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
@@ -32,19 +31,21 @@ class MatchingController {
 	 */
 	@PostMapping("/api/matching")
 	@Operation(summary = "Join a topic's queue",
-			description = "Puts the session in the queue of `topic_id` for a room of `size` (2 or 3): 202 `waiting` "
+			description = "Puts the session in the queue of `topic_id` for a room of `size` (2 or 3), or in the queue "
+					+ "of each of `topic_ids` (1 to 5 distinct topics: a room with anyone who shares one of "
+					+ "them, whose `topic_id` is the one shared): 202 `waiting` "
 					+ "with an estimated wait, or 200 `matched` when this call formed the room (a size-3 queue "
 					+ "may form a room of two after a while; `room_type` says how many sit in it). 409 "
 					+ "`already-joined` when the session already waits or sits in a room, 400 "
-					+ "`topic-unavailable` for an unknown or retired topic, 403 `banned`, 429 `rate-limited` "
+					+ "`topics-invalid` for a list empty, too long or with a topic twice, or with both or neither "
+					+ "of `topic_id` and `topic_ids`, 400 `topic-unavailable` for an unknown or retired topic, 403 `banned`, 429 `rate-limited` "
 					+ "with `Retry-After` past the per-address limit.")
 	@ApiResponse(responseCode = "200", description = "Matched at once", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "202", description = "Waiting", useReturnTypeSchema = true)
-	@Refuses({ "rate-limited", "banned", "topic-unavailable", "already-joined" })
+	@Refuses({ "topics-invalid", "rate-limited", "banned", "topic-unavailable", "already-joined" })
 	ResponseEntity<MatchingStatus> join(Session session, @Valid @RequestBody JoinRequest request,
 			HttpServletRequest http) {
-		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(),
-				new MatchQueue(request.topicId(), request.size()));
+		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(), request.topics(), request.size());
 		return ResponseEntity.status((status instanceof MatchingStatus.Matched) ? HttpStatus.OK : HttpStatus.ACCEPTED)
 			.body(status);
 	}

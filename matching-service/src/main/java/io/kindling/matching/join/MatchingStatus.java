@@ -1,12 +1,15 @@
 package io.kindling.matching.join;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.function.ToLongFunction;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomFormed;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The body of {@code GET /api/matching} (and of a {@code matched} push): idle, waiting or
@@ -23,9 +26,13 @@ public sealed interface MatchingStatus {
 	}
 
 	/**
+	 * @param topicId the topic named, or the first of those named
+	 * @param topicIds every topic named, when the join named several (else the field is
+	 * left out)
 	 * @param estimatedWaitMs how long until a room is expected, from the queue stats
 	 */
-	record Waiting(long topicId, int size, Instant waitingSince, long estimatedWaitMs) implements MatchingStatus {
+	record Waiting(long topicId, @JsonInclude(JsonInclude.Include.NON_NULL) @Nullable List<Long> topicIds, int size,
+			Instant waitingSince, long estimatedWaitMs) implements MatchingStatus {
 
 	}
 
@@ -41,12 +48,13 @@ public sealed interface MatchingStatus {
 	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
 		return switch (state) {
 			case TokenState.Idle idle -> new Idle();
-			case TokenState.Waiting waiting -> new Waiting(waiting.queue().topicId(), waiting.queue().size(),
-					waiting.since(), estimatedWaitMs.applyAsLong(waiting));
+			case TokenState.Waiting waiting ->
+				new Waiting(waiting.queue().topicId(), (waiting.queues().size() > 1) ? waiting.topicIds() : null,
+						waiting.queue().size(), waiting.since(), estimatedWaitMs.applyAsLong(waiting));
 			// the conversation is not written yet, so there is nothing to enter; its room
 			// is as good as there
 			case TokenState.Forming forming ->
-				new Waiting(forming.queue().topicId(), forming.queue().size(), forming.since(), 0);
+				new Waiting(forming.queue().topicId(), null, forming.queue().size(), forming.since(), 0);
 			case TokenState.Matched matched -> new Matched(matched.roomId(), matched.conversationId(),
 					matched.roomType(), matched.topicId(), matched.matchedAt());
 		};

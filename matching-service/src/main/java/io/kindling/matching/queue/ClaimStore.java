@@ -68,6 +68,9 @@ public interface ClaimStore {
 	/** The queues that may hold someone. */
 	List<MatchQueue> activeQueues();
 
+	/** Since when the queue's oldest entry waits, if anyone waits in it. */
+	Optional<Instant> oldestWaiting(MatchQueue queue);
+
 	/** Every entry waiting in the queue, oldest first. */
 	List<QueueEntry> waiting(MatchQueue queue);
 

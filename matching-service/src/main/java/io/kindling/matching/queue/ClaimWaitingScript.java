@@ -13,9 +13,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * {@code scripts/claim_waiting.lua}: a join's first step, the token's claim. Its queue is
- * marked active for the sweeper in the same round trip (where one connection reaches both
- * keys), before the entry goes in.
+ * {@code scripts/claim_waiting.lua}: a join's first step, the token's claim. Its queues
+ * are marked active for the sweeper in the same round trip (where one connection reaches
+ * both keys), before the entry goes in.
  */
 @Component
 public class ClaimWaitingScript {
@@ -43,22 +43,24 @@ public class ClaimWaitingScript {
 			args.add(value);
 		});
 		ScriptCalls.Call call = new ScriptCalls.Call(List.of(RedisKeys.claim(token), RedisKeys.partners(token)), args);
-		String queue = waiting.queue().key();
+		List<String> queues = waiting.queues().stream().map(MatchQueue::key).toList();
 		double joinedAt = waiting.since().toEpochMilli();
 		List<?> held;
 		if (this.calls.pipelined()) {
 			List<Object> results = this.calls.pipeline((connection) -> {
 				ScriptCalls.evalSha(connection, this.script, ReturnType.MULTI, call);
-				connection.zSetCommands()
-					.zAdd(RedisKeys.ACTIVE_QUEUES.getBytes(StandardCharsets.UTF_8), joinedAt,
-							queue.getBytes(StandardCharsets.UTF_8));
+				for (String queue : queues) {
+					connection.zSetCommands()
+						.zAdd(RedisKeys.ACTIVE_QUEUES.getBytes(StandardCharsets.UTF_8), joinedAt,
+								queue.getBytes(StandardCharsets.UTF_8));
+				}
 			});
 			held = (results.get(0) instanceof List<?> answer) ? answer
 					: this.script.run(this.redis, call.keys(), call.argArray());
 		}
 		else {
 			held = this.script.run(this.redis, call.keys(), call.argArray());
-			this.redis.opsForZSet().add(RedisKeys.ACTIVE_QUEUES, queue, joinedAt);
+			queues.forEach((queue) -> this.redis.opsForZSet().add(RedisKeys.ACTIVE_QUEUES, queue, joinedAt));
 		}
 		if ("1".equals(ScriptCalls.text(held.get(0)))) {
 			return new Outcome(true, waiting, String.valueOf(ScriptCalls.text(held.get(1))));

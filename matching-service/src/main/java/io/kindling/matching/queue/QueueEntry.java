@@ -2,17 +2,23 @@ package io.kindling.matching.queue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.Base64;
+import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Collectors;
 
 /**
  * One join's entry in a queue. The join id tells this join from an earlier or later one
  * of the same token, so that a claim is only ever moved for the join it belongs to; it
  * also carries the address the join came from, so that forming can ask the ban list about
- * an entry it pops without another read.
+ * an entry it pops without another read, and, for a join of several topics, those topics:
+ * the same entry waits in each of their queues, and whichever queue pops it can put its
+ * claim back whole.
  *
  * @param token the session token
- * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64
+ * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64,
+ * then {@code .<topic id>-<topic id>...} when the join named several topics
  * @param since when the join began waiting (the entry's score)
  */
 public record QueueEntry(String token, String joinId, Instant since) {
@@ -20,13 +26,22 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
 
 	/**
-	 * A new join's id: 64 random bits, then the joiner's address. Neither part holds a
-	 * colon, which ends the token in a member, nor a dot, which parts the two.
+	 * A new join's id: 64 random bits, then the joiner's address, then its topics when it
+	 * named several. No part holds a colon, which ends the token in a member, nor a dot,
+	 * which parts them.
 	 */
-	public static String newJoinId(String address) {
+	public static String newJoinId(String address, List<Long> topicIds) {
 		byte[] random = new byte[8];
 		ThreadLocalRandom.current().nextBytes(random);
-		return BASE64.encodeToString(random) + "." + BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8));
+		String id = BASE64.encodeToString(random) + "."
+				+ BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8));
+		return (topicIds.size() > 1)
+				? id + "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) : id;
+	}
+
+	/** A join of one topic's id. */
+	public static String newJoinId(String address) {
+		return newJoinId(address, List.of());
 	}
 
 	/** The queue's member: {@code <token>:<join id>} (a token has no colon). */
@@ -39,17 +54,49 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * none.
 	 */
 	public String address() {
-		int dot = this.joinId.indexOf('.');
-		if (dot < 0) {
+		String[] parts = this.joinId.split("\\.");
+		if (parts.length < 2) {
 			return "";
 		}
 		try {
-			return new String(Base64.getUrlDecoder().decode(this.joinId.substring(dot + 1)), StandardCharsets.UTF_8);
+			return new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
 		}
 		catch (IllegalArgumentException ex) {
 			// not an id this service wrote
 			return "";
 		}
+	}
+
+	/**
+	 * The topics the join named when it named several, as its id carries them, first
+	 * named first; empty for a join of one topic.
+	 */
+	public List<Long> topicIds() {
+		return topicIdsOf(this.joinId);
+	}
+
+	static List<Long> topicIdsOf(String joinId) {
+		String[] parts = joinId.split("\\.");
+		if (parts.length < 3) {
+			return List.of();
+		}
+		try {
+			return Arrays.stream(parts[2].split("-")).map(Long::valueOf).toList();
+		}
+		catch (NumberFormatException ex) {
+			// not an id this service wrote
+			return List.of();
+		}
+	}
+
+	/**
+	 * The waiting claim this entry belongs to, as the queue it was popped from or read in
+	 * tells it: the claim names its join's first topic, and its other topics by its id.
+	 */
+	public TokenState.Waiting waiting(MatchQueue queue) {
+		List<Long> topicIds = topicIds();
+		long first = topicIds.isEmpty() ? queue.topicId() : topicIds.get(0);
+		return new TokenState.Waiting(new MatchQueue(first, queue.size()), this.since, this.joinId);
 	}
 
 	static QueueEntry parse(String member, String score) {

@@ -105,6 +105,17 @@ class RedisClaimStore implements ClaimStore {
 	}
 
 	@Override
+	public Optional<Instant> oldestWaiting(MatchQueue queue) {
+		Set<ZSetOperations.TypedTuple<String>> oldest = this.redis.opsForZSet().rangeWithScores(queue.key(), 0, 0);
+		return (oldest == null) ? Optional.empty()
+				: oldest.stream()
+					.map(ZSetOperations.TypedTuple::getScore)
+					.filter(Objects::nonNull)
+					.map((score) -> Instant.ofEpochMilli(score.longValue()))
+					.findFirst();
+	}
+
+	@Override
 	public List<QueueEntry> waiting(MatchQueue queue) {
 		Set<ZSetOperations.TypedTuple<String>> entries = this.redis.opsForZSet().rangeWithScores(queue.key(), 0, -1);
 		if (entries == null) {

@@ -2,6 +2,7 @@ package io.kindling.matching.queue;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -45,11 +46,27 @@ public sealed interface TokenState {
 
 	}
 
-	/** In a queue since {@code since}, by the join {@code joinId}. */
+	/**
+	 * In a queue since {@code since}, by the join {@code joinId}; {@code queue} is the
+	 * queue of the join's first topic, and a join of several topics waits in the queue of
+	 * each, as its join id names them.
+	 */
 	record Waiting(MatchQueue queue, Instant since, String joinId) implements TokenState {
 
 		public QueueEntry entry(String token) {
 			return new QueueEntry(token, this.joinId, this.since);
+		}
+
+		/** Every queue the join waits in, its first topic's first. */
+		public List<MatchQueue> queues() {
+			List<Long> topicIds = QueueEntry.topicIdsOf(this.joinId);
+			return topicIds.isEmpty() ? List.of(this.queue)
+					: topicIds.stream().map((topicId) -> new MatchQueue(topicId, this.queue.size())).toList();
+		}
+
+		/** The topics the join named, first named first. */
+		public List<Long> topicIds() {
+			return queues().stream().map(MatchQueue::topicId).toList();
 		}
 
 		@Override

@@ -8,7 +8,13 @@ import org.springframework.http.HttpStatus;
  * The ways the claims refuse a join, besides a rate limit (before them) and a ban
  * ({@code banned}, the ban feature's).
  */
-enum JoinRefusals implements Refusal {
+public enum JoinRefusals implements Refusal {
+
+	/**
+	 * The topics named are not a list of one to five distinct topics, or both
+	 * {@code topic_id} and {@code topic_ids} are given.
+	 */
+	TOPICS_INVALID("topics-invalid", HttpStatus.BAD_REQUEST, "Topics not valid"),
 
 	/** No such topic, or not active. */
 	TOPIC_UNAVAILABLE("topic-unavailable", HttpStatus.BAD_REQUEST, "Topic unavailable"),

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -109,30 +111,45 @@ public class RoomClaims {
 	 * {@code already-joined}, having changed nothing
 	 */
 	public TokenState join(String token, String address, MatchQueue queue) {
+		return join(token, address, List.of(queue.topicId()), queue.size());
+	}
+
+	/**
+	 * As {@link #join(String, String, MatchQueue)}, for a join of one or more topics (the
+	 * request checked the list): the claim names them all, and the same entry goes into
+	 * each topic's queue in turn, each time with a try to form a room, until one seats
+	 * the joiner. Whichever queue pops the entry first, the claim moves once: an entry of
+	 * the same join popped by another queue finds the claim gone and is dropped.
+	 */
+	public TokenState join(String token, String address, List<Long> topicIds, int size) {
 		String sessionKey = Session.keyOf(token);
 		if (this.bans.isBanned(sessionKey, address)) {
 			throw banned();
 		}
-		if (!this.topics.isActive(queue.topicId())) {
-			throw JoinRefusals.TOPIC_UNAVAILABLE
-				.refused("topic " + queue.topicId() + " does not exist or is not active");
+		for (long topicId : topicIds) {
+			if (!this.topics.isActive(topicId)) {
+				throw JoinRefusals.TOPIC_UNAVAILABLE.refused("topic " + topicId + " does not exist or is not active");
+			}
 		}
 		Instant now = now();
-		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, QueueEntry.newJoinId(address));
+		TokenState.Waiting waiting = new TokenState.Waiting(new MatchQueue(topicIds.get(0), size), now,
+				QueueEntry.newJoinId(address, topicIds));
 		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
 		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
-				&& repairIfOrphaned(token, held, queue, now)) {
+				&& repairIfOrphaned(token, held, waiting.queues(), now)) {
 			outcome = this.store.claimWaiting(token, waiting);
 		}
 		if (!outcome.claimed()) {
 			throw JoinRefusals.ALREADY_JOINED
 				.refused("this session is already waiting or in a room; DELETE /api/matching first");
 		}
-		FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), outcome.recentPartners(),
-				now);
-		Optional<RoomFormed> formed = settle(queue, result, now).formed();
-		if (formed.isPresent() && formed.get().tokens().contains(token)) {
-			return formed.get().claim();
+		for (MatchQueue queue : oldestFirst(waiting.queues())) {
+			FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token),
+					outcome.recentPartners(), now);
+			Optional<RoomFormed> formed = settle(queue, result, now).formed();
+			if (formed.isPresent() && formed.get().tokens().contains(token)) {
+				return formed.get().claim();
+			}
 		}
 		// asked again now that the entry is in: a ban made here meanwhile forgot this
 		// instance's cache before taking its session out of its queue, so either this
@@ -143,6 +160,24 @@ public class RoomClaims {
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
 		return waiting;
+	}
+
+	/**
+	 * A join of several topics tries the queue whose oldest waits longest first, as one
+	 * queue takes its oldest first: one read of each queue's head just before (queues
+	 * nobody waits in last, in the order named). A join of one topic reads nothing.
+	 */
+	private List<MatchQueue> oldestFirst(List<MatchQueue> queues) {
+		if (queues.size() == 1) {
+			return queues;
+		}
+		Map<MatchQueue, Instant> oldest = new HashMap<>();
+		for (MatchQueue queue : queues) {
+			this.store.oldestWaiting(queue).ifPresent((since) -> oldest.put(queue, since));
+		}
+		return queues.stream()
+			.sorted(Comparator.comparing((MatchQueue queue) -> oldest.getOrDefault(queue, Instant.MAX)))
+			.toList();
 	}
 
 	private static Refused banned() {
@@ -157,10 +192,12 @@ public class RoomClaims {
 	 * queue all the same. A join of another queue waits out the grace, so as not to undo
 	 * a join that is still to answer.
 	 */
-	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, MatchQueue joining, Instant now) {
-		boolean retry = waiting.queue().equals(joining);
+	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, List<MatchQueue> joining, Instant now) {
+		boolean retry = waiting.queues().equals(joining);
 		return (retry || pastGrace(waiting, now))
-				&& this.store.find(waiting.queue(), waiting.entry(token), now) == FormRoomScript.Place.NONE
+				&& waiting.queues()
+					.stream()
+					.allMatch((queue) -> this.store.find(queue, waiting.entry(token), now) == FormRoomScript.Place.NONE)
 				&& repair(token, waiting, waiting.queue());
 	}
 
@@ -201,10 +238,17 @@ public class RoomClaims {
 
 	private void formFrom(String token, TokenState.Waiting waiting) {
 		Instant now = now();
-		FormRoomScript.Result result = this.store.form(waiting.queue(), now, Optional.of(waiting.entry(token)));
-		settle(waiting.queue(), result, now);
-		// a join between its claim and its entry looks the same: give it time
-		if (result.place() == FormRoomScript.Place.NONE && pastGrace(waiting, now)) {
+		boolean lost = true;
+		for (MatchQueue queue : waiting.queues()) {
+			FormRoomScript.Result result = this.store.form(queue, now, Optional.of(waiting.entry(token)));
+			Optional<RoomFormed> formed = settle(queue, result, now).formed();
+			if (formed.isPresent() && formed.get().tokens().contains(token)) {
+				return;
+			}
+			lost &= result.place() == FormRoomScript.Place.NONE;
+		}
+		// a join between its claim and its entries looks the same: give it time
+		if (lost && pastGrace(waiting, now)) {
 			repair(token, waiting, waiting.queue());
 		}
 	}
@@ -347,7 +391,7 @@ public class RoomClaims {
 		for (MatchQueue queue : this.store.activeQueues()) {
 			for (QueueEntry entry : this.store.waiting(queue)) {
 				if (isBanned(entry)) {
-					leaveQueue(entry.token(), waiting(queue, entry));
+					leaveQueue(entry.token(), entry.waiting(queue));
 					evicted++;
 				}
 			}
@@ -356,14 +400,27 @@ public class RoomClaims {
 	}
 
 	/**
-	 * This wait's claim goes, then its entry, which goes even when the claim had moved
+	 * This wait's claim goes, then its entries, which go even when the claim had moved
 	 * on: an entry of a wait that is over must not wait on.
 	 * @return true when the claim was this wait's
 	 */
 	private boolean leaveQueue(String token, TokenState.Waiting waiting) {
 		boolean left = swap(Swap.toIdle(token, waiting));
-		this.store.removeEntry(waiting.queue(), waiting.entry(token));
+		waiting.queues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
 		return left;
+	}
+
+	/**
+	 * A join of several topics whose claim has moved out of its wait through one queue
+	 * (into a room, or idle) takes its entries out of its other queues; left there, each
+	 * would be dropped only when popped, undoing the room it was popped into.
+	 */
+	private void removeFromOtherQueues(QueueEntry entry, MatchQueue poppedFrom) {
+		for (MatchQueue queue : entry.waiting(poppedFrom).queues()) {
+			if (!queue.equals(poppedFrom)) {
+				this.store.removeEntry(queue, entry);
+			}
+		}
 	}
 
 	/**
@@ -426,7 +483,7 @@ public class RoomClaims {
 			// only the claims of these very joins: one may have left and joined again
 			this.store.swap(result.timedOut()
 				.stream()
-				.map((entry) -> Swap.toIdle(entry.token(), waiting(queue, entry)))
+				.map((entry) -> Swap.toIdle(entry.token(), entry.waiting(queue)))
 				.toList());
 		}
 		if (result.room().isEmpty()) {
@@ -448,7 +505,7 @@ public class RoomClaims {
 			return Optional.empty();
 		}
 		List<Boolean> moved = this.store.swap(participants.stream()
-			.map((entry) -> new Swap(entry.token(), waiting(queue, entry), room.claim(entry),
+			.map((entry) -> new Swap(entry.token(), entry.waiting(queue), room.claim(entry),
 					this.properties.roomPendingTtl()))
 			.toList());
 		if (moved.contains(false)) {
@@ -487,6 +544,8 @@ public class RoomClaims {
 			.toList();
 		List<Boolean> confirmed = intoRoom(room, participants, toWritten, this.store.confirm(room, conversationId,
 				this.properties.roomTtl(), this.properties.rematchCooldown(), now()));
+		// seated for good now: an undo before this point needs them still waiting there
+		participants.forEach((entry) -> removeFromOtherQueues(entry, queue));
 		this.metrics.formed(room);
 		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
 				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList());
@@ -508,7 +567,8 @@ public class RoomClaims {
 	 */
 	private void dropBanned(PoppedRoom room, List<QueueEntry> banned) {
 		this.store
-			.swap(banned.stream().map((entry) -> Swap.toIdle(entry.token(), waiting(room.queue(), entry))).toList());
+			.swap(banned.stream().map((entry) -> Swap.toIdle(entry.token(), entry.waiting(room.queue()))).toList());
+		banned.forEach((entry) -> removeFromOtherQueues(entry, room.queue()));
 		Set<QueueEntry> others = new HashSet<>(room.participants());
 		banned.forEach(others::remove);
 		this.store.markActive(room.queue(), now());
@@ -533,6 +593,7 @@ public class RoomClaims {
 		}).toList();
 		List<Boolean> told = intoRoom(room, seated, toLive, this.store.swap(toLive));
 		for (QueueEntry entry : only(seated, told)) {
+			removeFromOtherQueues(entry, room.queue());
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
 			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
 					live.topicId(), live.formedAt(), List.of(entry.token())));
@@ -553,7 +614,7 @@ public class RoomClaims {
 		// a claim a failover already took back to its wait is back too, and so goes its
 		// entry
 		List<Swap> toWait = participants.stream()
-			.map((entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), entry.waiting(queue), Duration.ZERO))
 			.toList();
 		List<Moved> moved = orFromWait(room, participants, toWait, this.store.swap(toWait));
 		Set<QueueEntry> returning = new HashSet<>();
@@ -623,7 +684,7 @@ public class RoomClaims {
 		}
 		List<Boolean> fromWait = this.store.swap(notMoved.stream().map((i) -> {
 			Swap intended = swaps.get(i);
-			return new Swap(intended.token(), waiting(room.queue(), entries.get(i)), intended.next(), intended.ttl());
+			return new Swap(intended.token(), entries.get(i).waiting(room.queue()), intended.next(), intended.ttl());
 		}).toList());
 		for (int j = 0; j < notMoved.size(); j++) {
 			if (fromWait.get(j)) {
@@ -667,10 +728,6 @@ public class RoomClaims {
 			}
 		}
 		return kept;
-	}
-
-	private static TokenState.Waiting waiting(MatchQueue queue, QueueEntry entry) {
-		return new TokenState.Waiting(queue, entry.since(), entry.joinId());
 	}
 
 	/**

@@ -154,13 +154,19 @@ public class QueueStats {
 					.toMillis());
 	}
 
-	/** The estimated wait of a token waiting in a queue (answered with its status). */
+	/**
+	 * The estimated wait of a token waiting (answered with its status): a join of several
+	 * topics waits in each of their queues and takes the room that forms first, so the
+	 * shortest of its queues' estimates.
+	 */
 	public Duration estimatedWait(TokenState.Waiting waiting) {
 		Instant now = this.clock.instant();
-		Seen seen = seen(waiting.queue());
 		Duration waited = Duration.between(waiting.since(), now);
-		return this.estimate.forWaiting(waiting.queue().size(), seen.waiting(), seen.oldestWaited(now),
-				waited.isNegative() ? Duration.ZERO : waited, seen.arrivalsPerSecond());
+		return waiting.queues().stream().map((queue) -> {
+			Seen seen = seen(queue);
+			return this.estimate.forWaiting(queue.size(), seen.waiting(), seen.oldestWaited(now),
+					waited.isNegative() ? Duration.ZERO : waited, seen.arrivalsPerSecond());
+		}).min(Duration::compareTo).orElseThrow();
 	}
 
 	private Seen seen(MatchQueue queue) {

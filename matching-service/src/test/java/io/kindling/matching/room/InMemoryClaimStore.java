@@ -69,7 +69,7 @@ final class InMemoryClaimStore implements ClaimStore {
 	public ClaimWaitingScript.Outcome claimWaiting(String token, TokenState.Waiting waiting) {
 		this.calls++;
 		TokenState held = claim(token);
-		this.active.put(waiting.queue(), waiting.since());
+		waiting.queues().forEach((queue) -> this.active.put(queue, waiting.since()));
 		if (!(held instanceof TokenState.Idle)) {
 			return new ClaimWaitingScript.Outcome(false, held, "");
 		}
@@ -187,6 +187,12 @@ final class InMemoryClaimStore implements ClaimStore {
 	public List<MatchQueue> activeQueues() {
 		this.calls++;
 		return List.copyOf(this.active.keySet());
+	}
+
+	@Override
+	public Optional<Instant> oldestWaiting(MatchQueue queue) {
+		this.calls++;
+		return oldestFirst(queue).stream().map(QueueEntry::since).findFirst();
 	}
 
 	@Override

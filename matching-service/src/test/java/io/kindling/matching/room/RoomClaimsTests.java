@@ -378,6 +378,124 @@ class RoomClaimsTests {
 	}
 
 	@Nested
+	class Interests {
+
+		static final MatchQueue MUSIC = new MatchQueue(1, 2);
+
+		static final MatchQueue FILMS = new MatchQueue(2, 2);
+
+		static final MatchQueue BOOKS = new MatchQueue(3, 2);
+
+		@Test
+		void aJoinOfSeveralTopicsWaitsInEachOfTheirQueuesUnderOneClaim() {
+			TokenState.Waiting waiting = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS,
+					List.of(1L, 2L, 3L), 2);
+			int calls = RoomClaimsTests.this.store.calls();
+
+			assertThat(waiting.queue()).isEqualTo(MUSIC);
+			assertThat(waiting.queues()).containsExactly(MUSIC, FILMS, BOOKS);
+			assertThat(claim("a")).isEqualTo(waiting);
+			for (MatchQueue queue : List.of(MUSIC, FILMS, BOOKS)) {
+				assertThat(RoomClaimsTests.this.store.waitingIn(queue)).containsExactly("a");
+				assertThat(RoomClaimsTests.this.store.isActive(queue)).isTrue();
+			}
+			assertThat(calls).as("the claim, each queue's oldest, then each entry with its first try").isEqualTo(7);
+		}
+
+		@Test
+		void aJoinWithOneRetiredTopicAmongItsTopicsIsRefusedBeforeAnythingIsWritten() {
+			RoomClaimsTests.this.retired.add(2L);
+
+			assertRefused(() -> RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L), 2),
+					JoinRefusals.TOPIC_UNAVAILABLE);
+			assertThat(RoomClaimsTests.this.store.calls()).isZero();
+		}
+
+		@Test
+		void theRoomIsInTheSharedTopicAndItsPeopleLeaveTheirOtherQueues() {
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L, 3L), 2);
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(2));
+
+			TokenState.Matched matched = (TokenState.Matched) RoomClaimsTests.this.claims.join("b", ADDRESS,
+					List.of(4L, 3L), 2);
+
+			assertThat(matched.topicId()).as("the topic they share").isEqualTo(3);
+			assertThat(claim("a")).isEqualTo(matched);
+			for (MatchQueue queue : List.of(MUSIC, FILMS, BOOKS, new MatchQueue(4, 2))) {
+				assertThat(RoomClaimsTests.this.store.waitingIn(queue)).as(queue.toString()).isEmpty();
+			}
+			assertThat(RoomClaimsTests.this.pushed).singleElement()
+				.satisfies((room) -> assertThat(room.topicId()).isEqualTo(3));
+		}
+
+		@Test
+		void anEntryWhoseJoinSatDownThroughAnotherQueueIsDroppedWhenPoppedAndTheOthersKeepTheirPlaces() {
+			TokenState.Waiting a = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L),
+					2);
+			RoomClaimsTests.this.claims.join("b", ADDRESS, List.of(2L), 2);
+			// a process that seated a in films died before taking a's entry out of music
+			RoomClaimsTests.this.store.addEntry(MUSIC, a.entry("a"));
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
+
+			assertThat(RoomClaimsTests.this.claims.join("c", ADDRESS, List.of(1L), 2))
+				.isInstanceOf(TokenState.Waiting.class);
+
+			assertThat(claim("a")).isInstanceOf(TokenState.Matched.class);
+			assertThat(RoomClaimsTests.this.store.waitingIn(MUSIC)).containsExactly("c");
+			assertThat(RoomClaimsTests.this.ledger.written()).hasSize(1);
+			assertThat(counter("kindling.matching.rooms.undone")).isOne();
+		}
+
+		@Test
+		void theJoinerMeetsTheOldestOfThoseWhoShareATopicWithIt() {
+			RoomClaimsTests.this.claims.join("books", ADDRESS, List.of(3L), 2);
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
+			RoomClaimsTests.this.claims.join("films", ADDRESS, List.of(2L), 2);
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
+
+			TokenState.Matched matched = (TokenState.Matched) RoomClaimsTests.this.claims.join("a", ADDRESS,
+					List.of(2L, 3L), 2);
+
+			assertThat(matched.topicId()).isEqualTo(3);
+			assertThat(claim("books")).isEqualTo(matched);
+			assertThat(RoomClaimsTests.this.store.waitingIn(FILMS)).containsExactly("films");
+		}
+
+		@Test
+		void aLeaveTakesTheClaimThenEveryEntry() {
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L, 3L), 2);
+
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
+			for (MatchQueue queue : List.of(MUSIC, FILMS, BOOKS)) {
+				assertThat(RoomClaimsTests.this.store.waitingIn(queue)).isEmpty();
+			}
+		}
+
+		@Test
+		void aPollFormsInWhicheverOfItsQueuesHasAPartnerAndRepairsOnlyAWaitLostFromEveryQueue() {
+			TokenState.Waiting a = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L),
+					2);
+			RoomClaimsTests.this.store.removeEntry(MUSIC, a.entry("a"));
+			RoomClaimsTests.this.clock.advance(RoomClaims.ORPHAN_GRACE);
+
+			assertThat(poll("a")).as("still waiting in films").isEqualTo(a);
+
+			RoomClaimsTests.this.store.removeEntry(FILMS, a.entry("a"));
+			assertThat(poll("a")).as("lost from both").isInstanceOf(TokenState.Idle.class);
+
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L, 2L), 2);
+			RoomClaimsTests.this.store.addEntry(FILMS, new QueueEntry("b", "b-join", now()));
+			RoomClaimsTests.this.store.set("b", new QueueEntry("b", "b-join", now()).waiting(FILMS));
+			assertThat(poll("a")).isInstanceOfSatisfying(TokenState.Matched.class,
+					(matched) -> assertThat(matched.topicId()).isEqualTo(2));
+			assertThat(RoomClaimsTests.this.store.waitingIn(MUSIC)).isEmpty();
+		}
+
+	}
+
+	@Nested
 	class BeingWritten {
 
 		@Test

@@ -28,6 +28,8 @@ import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.ClassUtils;
+
 /**
  * Schemas of the JSON as the services' Jackson really writes it: property names in
  * snake_case ({@code spring.jackson.property-naming-strategy}), and for a record every
@@ -75,8 +77,10 @@ final class JacksonModels extends ModelResolver {
 	@Override
 	protected String _typeName(JavaType type, BeanDescription description) {
 		String name = super._typeName(type, description);
-		Class<?> taken = this.named.putIfAbsent(name, type.getRawClass());
-		if (taken != null && taken != type.getRawClass()) {
+		// long and Long (a List<Long>'s items) are one schema, "long"
+		Class<?> raw = ClassUtils.resolvePrimitiveIfNecessary(type.getRawClass());
+		Class<?> taken = this.named.putIfAbsent(name, raw);
+		if (taken != null && taken != raw) {
 			throw new IllegalStateException(
 					"Two types would have the one schema " + name + " in the OpenAPI description: " + taken.getName()
 							+ " and " + type.getRawClass().getName() + "; rename one");
