@@ -10,10 +10,10 @@ import java.util.SplittableRandom;
 import io.kindling.infra.servers.FreePorts;
 
 /**
- * The drill's ports, all from one base: six Redis nodes (and their buses at +10000),
- * the database's balancer port (its three Galera nodes at +100, +200 and +300, each
- * with three ports above it), three Kafka nodes with their controllers, the three
- * services' balancer ports (their instances at +100 and +200) and the web client's.
+ * The drill's ports, all from one base: six Redis nodes (and their buses at +10000), the
+ * database's balancer port (its three Galera nodes at +100, +200 and +300, each with
+ * three ports above it), three Kafka nodes with their controllers, the three services'
+ * balancer ports (their instances at +100 and +200) and the web client's.
  */
 record Ports(int base) {
 
