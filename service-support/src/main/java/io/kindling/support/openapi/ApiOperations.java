@@ -72,6 +72,7 @@ final class ApiOperations implements GlobalOperationCustomizer {
 		if (!schemes.isEmpty()) {
 			refusals.add(ProblemType.UNAUTHENTICATED);
 		}
+		refusals.addAll(this.service.refusals(handler, path(handler)));
 		Refuses own = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), Refuses.class);
 		if (own != null) {
 			refusals.addAll(List.of(own.value()));

@@ -110,6 +110,15 @@ public enum ProblemType {
 
 	BAD_REPORT("bad-report", HttpStatus.BAD_REQUEST, "Bad report"),
 
+	/** The signed-in user is banned: every call of theirs is refused while it lasts. */
+	ACCOUNT_SUSPENDED("account-suspended", HttpStatus.FORBIDDEN, "Account suspended"),
+
+	// the operators' APIs (both services)
+
+	NO_SUCH_REPORT("no-such-report", HttpStatus.NOT_FOUND, "No such report"),
+
+	REPORT_RESOLVED("report-resolved", HttpStatus.CONFLICT, "Report already resolved"),
+
 	// outbox-relay
 
 	PARKED_ROW_NOT_FOUND("parked-row-not-found", HttpStatus.NOT_FOUND, "Parked row not found");

@@ -13,6 +13,7 @@ import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.security.Suspensions;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import jakarta.annotation.PreDestroy;
@@ -26,7 +27,8 @@ import org.springframework.stereotype.Service;
 /**
  * Pages through the user's current deck and assembles a new one when it runs out. Each
  * page is checked against MySQL (swipes and blocks) before it is shown, so a card swiped
- * through another path since the deck was built never comes back.
+ * through another path since the deck was built never comes back, and against the bans in
+ * force.
  */
 @Service
 class DeckService {
@@ -49,12 +51,15 @@ class DeckService {
 
 	private final Boosts boosts;
 
+	private final Suspensions suspensions;
+
 	/** Background refills: short, each waiting on Redis and MySQL. */
 	private final ExecutorService refills = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
 
 	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
-			DeckProperties properties, Clock clock, SearchAreas areas, Boosts boosts) {
+			DeckProperties properties, Clock clock, SearchAreas areas, Boosts boosts, Suspensions suspensions) {
+		this.suspensions = suspensions;
 		this.areas = areas;
 		this.boosts = boosts;
 		this.store = store;
@@ -99,6 +104,8 @@ class DeckService {
 			Set<Long> hidden = this.queries.notShowable(userId, cards.stream().map(Card::userId).toList());
 			cards.stream().filter((card) -> !hidden.contains(card.userId())).forEach(page::add);
 		}
+		// a user banned since the deck was built is never shown
+		page.removeIf((card) -> this.suspensions.of(card.userId()).isPresent());
 		if (last != null && !page.isEmpty() && last.left() < this.settings.refillBelow()) {
 			refillSoon(userId, last.generation(), page);
 		}

@@ -17,7 +17,9 @@ import io.kindling.swipe.block.LockConflicts;
 import io.kindling.swipe.block.PairLock;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.moderation.UserBans;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.security.Suspensions;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -52,6 +54,10 @@ class Swipes {
 
 	private final PairLock pairs;
 
+	private final UserBans bans;
+
+	private final Suspensions suspensions;
+
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
@@ -65,13 +71,16 @@ class Swipes {
 	private final Counter redisFallbacks;
 
 	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, MatchStore matches,
-			PairLock pairs, TransactionTemplate transactions, ApplicationEventPublisher events,
-			SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
+			PairLock pairs, UserBans bans, Suspensions suspensions, TransactionTemplate transactions,
+			ApplicationEventPublisher events, SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps,
+			MeterRegistry meters) {
 		this.history = history;
 		this.profiles = profiles;
 		this.mutualLike = mutualLike;
 		this.matches = matches;
 		this.pairs = pairs;
+		this.bans = bans;
+		this.suspensions = suspensions;
 		this.transactions = transactions;
 		this.events = events;
 		this.properties = properties;
@@ -122,7 +131,8 @@ class Swipes {
 	 * not asked here: the insert's unique key answers it atomically.
 	 */
 	private @Nullable SwipeRefused refusal(long userId, long targetUserId, Action action, Instant now) {
-		if (!this.profiles.exists(targetUserId)) {
+		// a banned user is as absent as one with no profile
+		if (!this.profiles.exists(targetUserId) || this.suspensions.of(targetUserId).isPresent()) {
 			return SwipeRefusals.unknownTarget(targetUserId);
 		}
 		int limit = switch (action) {
@@ -198,6 +208,9 @@ class Swipes {
 			// first the pair's lock, which a block of the pair takes too: a block made
 			// before is seen here, one made after waits and then ends the match
 			boolean blocked = this.pairs.lockAndCheckBlocked(userId, targetUserId);
+			// then both profiles, which a ban locks too: a ban made before is seen here,
+			// one made after waits and then ends the match
+			boolean banned = this.bans.lockAndCheckBanned(userId, targetUserId);
 			SwipeRow own;
 			boolean likedBack;
 			if (userId < targetUserId) {
@@ -217,8 +230,9 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
-			if (blocked || this.matches.endedBetween(userId, targetUserId)) {
-				// a blocked pair never matches, and an ended match is not made again
+			if (blocked || banned || this.matches.endedBetween(userId, targetUserId)) {
+				// a blocked pair or a banned user never matches, and an ended match is
+				// not made again
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}

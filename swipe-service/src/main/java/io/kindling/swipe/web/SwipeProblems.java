@@ -7,6 +7,7 @@ import io.kindling.swipe.boost.BoostActive;
 import io.kindling.swipe.boost.BoostCooldown;
 import io.kindling.swipe.boost.NoActiveBoost;
 import io.kindling.swipe.match.MatchRefused;
+import io.kindling.swipe.moderation.ModerationRefused;
 import io.kindling.swipe.paging.Cursor;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.push.BadLastEventId;
@@ -83,6 +84,19 @@ class SwipeProblems {
 	@ExceptionHandler(ReportRefused.class)
 	ResponseEntity<ProblemDetail> reportRefused(ReportRefused ex) {
 		return Problems.answer(ProblemType.BAD_REPORT, ex.getMessage());
+	}
+
+	@ExceptionHandler(ModerationRefused.class)
+	ResponseEntity<ProblemDetail> moderationRefused(ModerationRefused ex) {
+		ProblemType type = switch (ex.reason()) {
+			case NO_SUCH_REPORT -> ProblemType.NO_SUCH_REPORT;
+			case REPORT_RESOLVED -> ProblemType.REPORT_RESOLVED;
+			case BAD_REQUEST -> ProblemType.INVALID_REQUEST;
+			case BAD_BAN -> ProblemType.BAD_BAN;
+			case ALREADY_BANNED -> ProblemType.ALREADY_BANNED;
+			case NO_SUCH_BAN -> ProblemType.NO_SUCH_BAN;
+		};
+		return Problems.answer(type, ex.getMessage());
 	}
 
 	@ExceptionHandler(BadLastEventId.class)
