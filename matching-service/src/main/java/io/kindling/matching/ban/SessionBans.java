@@ -61,8 +61,23 @@ public class SessionBans {
 	 * @return true when this call banned it
 	 */
 	public boolean banReported(String sessionKey, int reporters, Instant expiresAt) {
+		return ban(sessionKey, "reported from rooms by " + reporters + " sessions", "REPORTS", expiresAt);
+	}
+
+	/**
+	 * Bans a session an operator named (a room report resolved with {@code BAN}), inside
+	 * the caller's transaction, unless an active ban of it exists (an expired one is
+	 * renewed). Call {@link #enforce} once it commits.
+	 * @param sessionKey the SHA-256 (hex) of its token
+	 * @param expiresAt null for a ban with no end
+	 * @return true when this call banned it
+	 */
+	public boolean banByOperator(String sessionKey, String reason, @Nullable Instant expiresAt) {
+		return ban(sessionKey, reason, "OPERATOR", expiresAt);
+	}
+
+	private boolean ban(String sessionKey, String reason, String source, @Nullable Instant expiresAt) {
 		Instant now = this.clock.instant();
-		String reason = "reported from rooms by " + reporters + " sessions";
 		List<Ban> held = this.jdbc.sql("""
 				SELECT id, expires_at FROM bans WHERE ban_type = 'SESSION' AND subject = :key FOR UPDATE
 				""").param("key", sessionKey).query(Ban.class).list();
@@ -77,7 +92,8 @@ public class SessionBans {
 					.param("key", sessionKey)
 					.param("reason", reason)
 					.param("now", SqlTime.epochSeconds(now))
-					.param("expiresAt", SqlTime.epochSeconds(expiresAt))
+					.param("expiresAt", (expiresAt != null) ? SqlTime.epochSeconds(expiresAt) : null,
+							java.sql.Types.DECIMAL)
 					.update(keys, "id");
 			}
 			catch (DuplicateKeyException ex) {
@@ -98,12 +114,13 @@ public class SessionBans {
 						""")
 				.param("reason", reason)
 				.param("now", SqlTime.epochSeconds(now))
-				.param("expiresAt", SqlTime.epochSeconds(expiresAt))
+				.param("expiresAt", (expiresAt != null) ? SqlTime.epochSeconds(expiresAt) : null,
+						java.sql.Types.DECIMAL)
 				.param("id", ban.id())
 				.update();
 			banId = ban.id();
 		}
-		appendBanned(banId, sessionKey, "REPORTS", expiresAt, now);
+		appendBanned(banId, sessionKey, source, expiresAt, now);
 		return true;
 	}
 

@@ -8,6 +8,8 @@ import io.kindling.matching.ban.NoSuchBan;
 import io.kindling.matching.join.JoinRefused;
 import io.kindling.matching.ratelimit.RateLimited;
 import io.kindling.matching.report.NoRoomToReport;
+import io.kindling.matching.report.NoSuchReport;
+import io.kindling.matching.report.ReportResolved;
 import io.kindling.matching.session.Unauthenticated;
 import io.kindling.matching.topic.TopicNameTaken;
 import io.kindling.matching.topic.TopicNotFound;
@@ -72,6 +74,16 @@ class MatchingProblems {
 	@ExceptionHandler(NoSuchBan.class)
 	ResponseEntity<ProblemDetail> noSuchBan(NoSuchBan ex) {
 		return Problems.answer(ProblemType.NO_SUCH_BAN, ex.getMessage());
+	}
+
+	@ExceptionHandler(NoSuchReport.class)
+	ResponseEntity<ProblemDetail> noSuchReport(NoSuchReport ex) {
+		return Problems.answer(ProblemType.NO_SUCH_REPORT, ex.getMessage());
+	}
+
+	@ExceptionHandler(ReportResolved.class)
+	ResponseEntity<ProblemDetail> reportResolved(ReportResolved ex) {
+		return Problems.answer(ProblemType.REPORT_RESOLVED, ex.getMessage());
 	}
 
 	@ExceptionHandler(BadCursor.class)

@@ -9,8 +9,6 @@ public final class ModerationRefused extends RuntimeException {
 		NO_SUCH_REPORT,
 		/** The report was resolved already. */
 		REPORT_RESOLVED,
-		/** A parameter or field out of its range: a status, a note too long. */
-		BAD_REQUEST,
 		/** A ban's user id or expiry cannot be used. */
 		BAD_BAN,
 		/** The user is banned already. */

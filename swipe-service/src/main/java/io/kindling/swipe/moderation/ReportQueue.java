@@ -123,10 +123,6 @@ class ReportQueue {
 	 * the same note, all in one transaction with the audit row.
 	 */
 	QueuedReport resolve(Operator operator, long reportId, Resolution resolution, @Nullable String note) {
-		if (note != null && note.length() > MAX_NOTE) {
-			throw new ModerationRefused(ModerationRefused.Reason.BAD_REQUEST,
-					"note is at most " + MAX_NOTE + " characters.");
-		}
 		String text = (note == null || note.isBlank()) ? null : note.strip();
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		return Objects.requireNonNull(this.transactions.execute((tx) -> {

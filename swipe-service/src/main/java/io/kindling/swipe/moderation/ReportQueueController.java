@@ -1,9 +1,12 @@
 package io.kindling.swipe.moderation;
 
+import java.util.Locale;
+
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
 import io.kindling.support.web.ProblemType;
@@ -43,10 +46,10 @@ class ReportQueueController {
 	@Refuses(ProblemType.BAD_CURSOR)
 	QueuePage list(@AuthenticationPrincipal Operator operator,
 			@Parameter(schema = @Schema(allowableValues = { "open", "resolved" })) @RequestParam(
-					defaultValue = "open") String status,
+					defaultValue = "open") @Pattern(regexp = "open|resolved") String status,
 			@RequestParam(required = false) @Nullable String cursor, @RequestParam(
 					defaultValue = "" + ReportQueue.PAGE_SIZE) @Min(1) @Max(ReportQueue.MAX_PAGE_SIZE) int limit) {
-		return this.queue.page(operator, status(status), cursor, limit);
+		return this.queue.page(operator, ReportQueue.Status.valueOf(status.toUpperCase(Locale.ROOT)), cursor, limit);
 	}
 
 	@PostMapping("/api/admin/reports/{reportId}/resolution")
@@ -60,15 +63,6 @@ class ReportQueueController {
 	ReportQueue.QueuedReport resolve(@AuthenticationPrincipal Operator operator, @PathVariable long reportId,
 			@Valid @RequestBody ResolutionRequest request) {
 		return this.queue.resolve(operator, reportId, request.action(), request.note());
-	}
-
-	private static ReportQueue.Status status(String status) {
-		return switch (status) {
-			case "open" -> ReportQueue.Status.OPEN;
-			case "resolved" -> ReportQueue.Status.RESOLVED;
-			default ->
-				throw new ModerationRefused(ModerationRefused.Reason.BAD_REQUEST, "status must be open or resolved.");
-		};
 	}
 
 	record ResolutionRequest(@NotNull Resolution action, @Nullable @Size(max = ReportQueue.MAX_NOTE) String note) {

@@ -91,7 +91,6 @@ class SwipeProblems {
 		ProblemType type = switch (ex.reason()) {
 			case NO_SUCH_REPORT -> ProblemType.NO_SUCH_REPORT;
 			case REPORT_RESOLVED -> ProblemType.REPORT_RESOLVED;
-			case BAD_REQUEST -> ProblemType.INVALID_REQUEST;
 			case BAD_BAN -> ProblemType.BAD_BAN;
 			case ALREADY_BANNED -> ProblemType.ALREADY_BANNED;
 			case NO_SUCH_BAN -> ProblemType.NO_SUCH_BAN;
