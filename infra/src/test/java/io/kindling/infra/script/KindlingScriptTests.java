@@ -115,6 +115,17 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void opsPrintsTheConsolesAddressWithTheOperatorsTokenInTheFragment() throws Exception {
+		Run ops = kindling(Map.of("KINDLING_ADMIN_TOKEN", "an-operators-token", "KINDLING_WEB_PORT", "23080"), "ops");
+
+		assertThat(ops.exitCode()).as(ops.err()).isZero();
+		assertThat(ops.out().strip()).isEqualTo("http://127.0.0.1:23080/ops#token=an-operators-token");
+		Run withoutOne = kindling(Map.of(), "ops");
+		assertThat(withoutOne.exitCode()).isEqualTo(1);
+		assertThat(withoutOne.err()).contains("./kindling up writes one");
+	}
+
+	@Test
 	void tokenRefusesWhatIsNotAUserId() throws Exception {
 		Run token = kindling(Map.of(), "token", "ana");
 
