@@ -8,15 +8,19 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * The {@code matches} table and its {@code MATCH_CREATED} and {@code MATCH_REMOVED}
  * outbox rows, written together in the caller's transaction; a new match and an ended one
- * are pushed to both people once it commits.
+ * are pushed to both people once it commits, and a new one counted
+ * ({@code kindling.swipe.matches.created}).
  */
 @Repository
 public class MatchStore {
@@ -27,10 +31,15 @@ public class MatchStore {
 
 	private final MatchPush push;
 
-	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push) {
+	private final Counter created;
+
+	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push, MeterRegistry registry) {
 		this.jdbc = jdbc;
 		this.outbox = outbox;
 		this.push = push;
+		this.created = Counter.builder("kindling.swipe.matches.created")
+			.description("Matches made, counted once their transaction committed")
+			.register(registry);
 	}
 
 	/**
@@ -61,6 +70,12 @@ public class MatchStore {
 		this.outbox.matchCreated(match, now);
 		if (inserted == 1) {
 			this.push.created(match);
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+				@Override
+				public void afterCommit() {
+					MatchStore.this.created.increment();
+				}
+			});
 		}
 		return match;
 	}

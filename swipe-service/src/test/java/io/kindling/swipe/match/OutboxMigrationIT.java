@@ -109,7 +109,8 @@ class OutboxMigrationIT {
 			MatchOutbox outbox = new MatchOutbox(new OutboxWriter(jdbc, "match_outbox"), this.json);
 			new TransactionTemplate(new DataSourceTransactionManager(former)).executeWithoutResult((status) -> {
 				MatchRef match = new MatchStore(jdbc, outbox, new MatchPush((events) -> {
-				})).createIfAbsent(13, 11, Instant.now());
+				}), new io.micrometer.core.instrument.simple.SimpleMeterRegistry()).createIfAbsent(13, 11,
+						Instant.now());
 				assertThat(match.matchId()).isEqualTo(2);
 				outbox.matchRemoved(match, Instant.now(), 13, RemovalReason.UNMATCHED);
 			});
