@@ -8,48 +8,40 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
-import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The {@code matches} table and its {@code MATCH_CREATED} and {@code MATCH_REMOVED}
- * outbox rows, written together in the caller's transaction; a new match and an ended one
- * are pushed to both people once it commits, and a new one counted
- * ({@code kindling.swipe.matches.created}).
+ * The {@code matches} table, as SQL, in the caller's transaction. Its effects elsewhere
+ * are the caller's to write in that transaction, each by name: the outbox row
+ * ({@link MatchOutbox}) and the push to both people ({@link MatchPush}).
  */
 @Repository
 public class MatchStore {
 
 	private final JdbcClient jdbc;
 
-	private final MatchOutbox outbox;
-
-	private final MatchPush push;
-
-	private final Counter created;
-
-	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push, MeterRegistry registry) {
+	MatchStore(JdbcClient jdbc) {
 		this.jdbc = jdbc;
-		this.outbox = outbox;
-		this.push = push;
-		this.created = Counter.builder("kindling.swipe.matches.created")
-			.description("Matches made, counted once their transaction committed")
-			.register(registry);
+	}
+
+	/**
+	 * @param match the pair's match
+	 * @param isNew whether this call inserted it (the one call that pushes it)
+	 */
+	public record Created(MatchRef match, boolean isNew) {
+
 	}
 
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
-	 * here, one {@code MATCH_CREATED} row for it, and one push, from the call that
-	 * inserted the row. The row is read with a locking read (the insert holds its lock
-	 * already), which sees it even when another transaction committed it after this one's
-	 * snapshot began.
+	 * here; {@link Created#isNew} is true for the one call that inserted it. The row is
+	 * read with a locking read (the insert holds its lock already), which sees it even
+	 * when another transaction committed it after this one's snapshot began.
 	 */
-	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
+	public Created createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
 			throw new IllegalStateException("a match and its outbox row are written in one transaction");
 		}
@@ -67,17 +59,7 @@ public class MatchStore {
 				WHERE user_id_1 = :low AND user_id_2 = :high
 				FOR UPDATE
 				""").param("low", low).param("high", high).query(MatchStore::ref).single();
-		this.outbox.matchCreated(match, now);
-		if (inserted == 1) {
-			this.push.created(match);
-			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
-				@Override
-				public void afterCommit() {
-					MatchStore.this.created.increment();
-				}
-			});
-		}
-		return match;
+		return new Created(match, inserted == 1);
 	}
 
 	/**
@@ -97,9 +79,9 @@ public class MatchStore {
 
 	/**
 	 * Ends the pair's live match, if it has one, in the caller's transaction: soft (the
-	 * row stays, so the pair never matches again), with its {@code MATCH_REMOVED} row.
-	 * @return the removal, for the caller to publish after commit; empty when there was
-	 * no live match
+	 * row stays, so the pair never matches again).
+	 * @return the removal, for the caller's outbox row and push; empty when there was no
+	 * live match
 	 */
 	public Optional<MatchRemoved> endBetween(long userA, long userB, long removedBy, RemovalReason reason,
 			Instant now) {
@@ -121,7 +103,7 @@ public class MatchStore {
 	/**
 	 * Ends every live match of the user, in the caller's transaction, each as
 	 * {@link #endBetween} ends one, with the user as the one who removed it.
-	 * @return the removals, for the caller to publish after commit
+	 * @return the removals, for the caller's outbox rows and pushes
 	 */
 	public List<MatchRemoved> endAllOf(long userId, RemovalReason reason, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -141,8 +123,7 @@ public class MatchStore {
 	}
 
 	/**
-	 * Ends a live match the caller has locked, with its {@code MATCH_REMOVED} row and its
-	 * push, whatever the reason (unmatch, block, ban).
+	 * Ends a live match the caller has locked, whatever the reason (unmatch, block, ban).
 	 */
 	MatchRemoved end(MatchRef match, long removedBy, RemovalReason reason, Instant now) {
 		this.jdbc.sql("""
@@ -154,8 +135,6 @@ public class MatchStore {
 			.param("reason", reason.name())
 			.param("matchId", match.matchId())
 			.update();
-		this.outbox.matchRemoved(match, now, removedBy, reason);
-		this.push.removed(match);
 		return new MatchRemoved(match.matchId(), match.userId1(), match.userId2(), match.matchedAt(), now, removedBy,
 				reason);
 	}

@@ -29,16 +29,22 @@ class Matches {
 
 	private final MatchStore store;
 
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
+
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
 
 	private final Clock clock;
 
-	Matches(JdbcClient jdbc, MatchStore store, TransactionTemplate transactions, ApplicationEventPublisher events,
-			Clock clock) {
+	Matches(JdbcClient jdbc, MatchStore store, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
+			ApplicationEventPublisher events, Clock clock) {
 		this.jdbc = jdbc;
 		this.store = store;
+		this.outbox = outbox;
+		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
 		this.clock = clock;
@@ -102,7 +108,10 @@ class Matches {
 				return null;
 			}
 			Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-			return this.store.end(match.match(), userId, RemovalReason.UNMATCHED, now);
+			MatchRemoved ended = this.store.end(match.match(), userId, RemovalReason.UNMATCHED, now);
+			this.outbox.matchRemoved(ended);
+			this.push.removed(ended);
+			return ended;
 		});
 		if (removed != null) {
 			try {

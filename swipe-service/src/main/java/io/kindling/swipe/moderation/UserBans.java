@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.match.MatchOutbox;
+import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
@@ -51,6 +53,10 @@ public class UserBans {
 
 	private final MatchStore matches;
 
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
+
 	private final BannedUsers banned;
 
 	private final AdminAudit audit;
@@ -61,10 +67,12 @@ public class UserBans {
 
 	private final Clock clock;
 
-	UserBans(JdbcClient jdbc, MatchStore matches, BannedUsers banned, AdminAudit audit,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+	UserBans(JdbcClient jdbc, MatchStore matches, MatchOutbox outbox, MatchPush push, BannedUsers banned,
+			AdminAudit audit, TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
 		this.jdbc = jdbc;
 		this.matches = matches;
+		this.outbox = outbox;
+		this.push = push;
 		this.banned = banned;
 		this.audit = audit;
 		this.transactions = transactions;
@@ -118,8 +126,9 @@ public class UserBans {
 
 	/**
 	 * Bans the user in the caller's transaction unless a ban of theirs is in force: ends
-	 * their matches and writes the audit row; once the transaction commits, the ban bites
-	 * here and the ended matches are published.
+	 * their matches (each with its {@code MATCH_REMOVED} row and its push to both people)
+	 * and writes the audit row; once the transaction commits, the ban bites here and the
+	 * ended matches are published.
 	 * @param reportId the report whose resolution bans them, if one
 	 * @return the ban, or empty when one was in force already (nothing written)
 	 */
@@ -154,6 +163,8 @@ public class UserBans {
 			.param("expiresAt", (expiresAt != null) ? SqlTime.epochSeconds(expiresAt) : null, java.sql.Types.DECIMAL)
 			.update();
 		List<MatchRemoved> ended = this.matches.endAllOf(userId, RemovalReason.BANNED, now);
+		ended.forEach(this.outbox::matchRemoved);
+		ended.forEach(this.push::removed);
 		this.audit.record(operator, Action.USER_BANNED, "user:" + userId, reason
 				+ ((expiresAt != null) ? " (until " + expiresAt + ")" : "") + "; matches ended: " + ended.size());
 		afterCommit(ended);

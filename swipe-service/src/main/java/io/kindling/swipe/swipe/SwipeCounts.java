@@ -1,5 +1,6 @@
 package io.kindling.swipe.swipe;
 
+import java.util.EnumMap;
 import java.util.Map;
 
 import io.micrometer.core.instrument.Counter;
@@ -15,26 +16,21 @@ import org.springframework.stereotype.Component;
 @Component
 class SwipeCounts {
 
-	private final Map<String, Counter> byAction;
+	private final Map<Action, Counter> byAction = new EnumMap<>(Action.class);
 
 	SwipeCounts(MeterRegistry registry) {
-		this.byAction = Map.of("LIKE", counter(registry, "LIKE"), "PASS", counter(registry, "PASS"), "SUPER_LIKE",
-				counter(registry, "SUPER_LIKE"));
-	}
-
-	private static Counter counter(MeterRegistry registry, String action) {
-		return Counter.builder("kindling.swipe.swipes")
-			.description("Swipes stored (each once: no replay, no refusal)")
-			.tag("action", action)
-			.register(registry);
+		for (Action action : Action.values()) {
+			this.byAction.put(action,
+					Counter.builder("kindling.swipe.swipes")
+						.description("Swipes stored (each once: no replay, no refusal)")
+						.tag("action", action.name())
+						.register(registry));
+		}
 	}
 
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		Counter counter = this.byAction.get(swipe.action());
-		if (counter != null) {
-			counter.increment();
-		}
+		this.byAction.get(swipe.action()).increment();
 	}
 
 }
