@@ -9,7 +9,6 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -46,7 +45,7 @@ class RoomReportAdminController {
 					+ "reason, and `last_messages`, what the reported session last wrote in that room (empty "
 					+ "while rooms keep no chat). Pass `next_cursor` back as `cursor` for the next page of the "
 					+ "same list; a cursor that cannot be read, or one of the other list, is 400 `bad-cursor`.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	RoomReportQueue.ReportPage list(
 			@Parameter(schema = @Schema(allowableValues = { "open", "resolved" })) @RequestParam(
 					defaultValue = "open") @Pattern(regexp = "open|resolved") String status,
@@ -62,7 +61,7 @@ class RoomReportAdminController {
 					+ "resolves every other open report about it; `DISMISS` resolves this one. `note` (at most "
 					+ "1,000 characters) is kept with the resolution. 200 with the resolved report; 404 "
 					+ "`no-such-report` for an unknown id, 409 `report-resolved` when it was resolved already.")
-	@Refuses({ ProblemType.NO_SUCH_REPORT, ProblemType.REPORT_RESOLVED })
+	@Refuses({ "no-such-report", "report-resolved" })
 	RoomReportQueue.RoomReport resolve(@PathVariable long reportId, @Valid @RequestBody ResolutionRequest request) {
 		return this.queue.resolve(reportId, request.action(), request.note());
 	}

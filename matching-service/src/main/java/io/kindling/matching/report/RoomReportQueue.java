@@ -11,7 +11,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 
-import io.kindling.matching.ban.BadCursor;
+import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.ban.SessionBans;
 import io.kindling.outbox.SqlTime;
 import org.jspecify.annotations.Nullable;
@@ -124,9 +124,10 @@ class RoomReportQueue {
 				.param("id", reportId)
 				.query(RoomReportQueue::row)
 				.optional()
-				.orElseThrow(() -> new NoSuchReport(reportId));
+				.orElseThrow(() -> ReportRefusals.NO_SUCH_REPORT.refused("No report has the id " + reportId + "."));
 			if (report.resolvedAt() != null) {
-				throw new ReportResolved(reportId, Objects.requireNonNull(report.resolution()));
+				throw ReportRefusals.REPORT_RESOLVED
+					.refused("Report " + reportId + " was resolved already (" + report.resolution() + ").");
 			}
 			String update = "UPDATE room_reports SET resolved_at = FROM_UNIXTIME(:now), resolution = :resolution,"
 					+ " resolution_note = :note WHERE ";
@@ -223,14 +224,18 @@ class RoomReportQueue {
 				String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII)
 					.split(":");
 				if (parts.length != 3 || !parts[0].equals(status.name())) {
-					throw new BadCursor();
+					throw badCursor();
 				}
 				return new Position(status, Instant.EPOCH.plus(Long.parseLong(parts[1]), ChronoUnit.MICROS),
 						Long.parseLong(parts[2]));
 			}
 			catch (IllegalArgumentException ex) {
-				throw new BadCursor();
+				throw badCursor();
 			}
+		}
+
+		private static RuntimeException badCursor() {
+			return BanRefusals.BAD_CURSOR.refused("cursor is not a next_cursor of an earlier page of this list");
 		}
 
 		String encode() {

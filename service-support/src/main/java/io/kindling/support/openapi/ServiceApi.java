@@ -4,8 +4,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.kindling.support.web.ProblemType;
-
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 
@@ -31,12 +29,12 @@ public interface ServiceApi {
 	List<String> security(HandlerMethod handler, String path);
 
 	/**
-	 * Refusals the service's own security answers this endpoint with before any handler
-	 * runs (a suspended account), besides the web edge's and the handler's
-	 * {@code @Refuses}.
+	 * The slugs of the refusals the service's own security answers this endpoint with
+	 * before any handler runs (a suspended account), besides the web edge's and the
+	 * handler's {@code @Refuses}.
 	 * @param path the handler's path, as mapped
 	 */
-	default Set<ProblemType> refusals(HandlerMethod handler, String path) {
+	default Set<String> refusals(HandlerMethod handler, String path) {
 		return Set.of();
 	}
 

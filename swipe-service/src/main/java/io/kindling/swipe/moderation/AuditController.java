@@ -3,7 +3,6 @@ package io.kindling.swipe.moderation;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.moderation.AdminAudit.EntryPage;
 import io.kindling.swipe.security.Operator;
@@ -32,7 +31,7 @@ class AuditController {
 					+ "`action`, `subject` (`user:<id>`, `report:<id>`), `detail`, `created_at`. `limit` (1 to "
 					+ "200) at a time; pass `next_cursor` back as `cursor` for the next page (400 `bad-cursor` "
 					+ "for one that cannot be read). Needs the admin token.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	EntryPage list(@AuthenticationPrincipal Operator operator, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + AdminAudit.PAGE_SIZE) @Min(1) @Max(AdminAudit.MAX_PAGE_SIZE) int limit) {
 		return this.audit.page(operator, cursor, limit);

@@ -131,11 +131,10 @@ class ReportQueue {
 				.param("id", reportId)
 				.query(ReportQueue::queued)
 				.optional()
-				.orElseThrow(() -> new ModerationRefused(ModerationRefused.Reason.NO_SUCH_REPORT,
-						"No report has the id " + reportId + "."));
+				.orElseThrow(() -> ModerationRefusals.NO_SUCH_REPORT.refused("No report has the id " + reportId + "."));
 			if (report.resolvedAt() != null) {
-				throw new ModerationRefused(ModerationRefused.Reason.REPORT_RESOLVED, "QueuedReport " + reportId
-						+ " was resolved already (" + report.resolution() + " at " + report.resolvedAt() + ").");
+				throw ModerationRefusals.REPORT_RESOLVED.refused("QueuedReport " + reportId + " was resolved already ("
+						+ report.resolution() + " at " + report.resolvedAt() + ").");
 			}
 			String resolved = "UPDATE user_reports SET resolved_at = FROM_UNIXTIME(:now), resolution = :resolution,"
 					+ " resolution_note = :note, resolved_by = :by WHERE ";

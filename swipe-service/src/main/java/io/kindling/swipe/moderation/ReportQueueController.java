@@ -9,7 +9,6 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.moderation.ReportQueue.QueuePage;
 import io.kindling.swipe.moderation.ReportQueue.Resolution;
@@ -43,7 +42,7 @@ class ReportQueueController {
 					+ "resolved first (`status=resolved`), `limit` (1 to 100) at a time. Pass `next_cursor` back "
 					+ "as `cursor` for the next page of the same list; it is null on the last one, and a cursor "
 					+ "that cannot be read, or one of the other list, is 400 `bad-cursor`. Needs the admin token.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	QueuePage list(@AuthenticationPrincipal Operator operator,
 			@Parameter(schema = @Schema(allowableValues = { "open", "resolved" })) @RequestParam(
 					defaultValue = "open") @Pattern(regexp = "open|resolved") String status,
@@ -59,7 +58,7 @@ class ReportQueueController {
 					+ "`DISMISS` resolves this one. `note` (at most 1,000 characters) is kept with the "
 					+ "resolution. 200 with the resolved report; 404 `no-such-report` for an unknown id, 409 "
 					+ "`report-resolved` when it was resolved already. Needs the admin token.")
-	@Refuses({ ProblemType.NO_SUCH_REPORT, ProblemType.REPORT_RESOLVED })
+	@Refuses({ "no-such-report", "report-resolved" })
 	ReportQueue.QueuedReport resolve(@AuthenticationPrincipal Operator operator, @PathVariable long reportId,
 			@Valid @RequestBody ResolutionRequest request) {
 		return this.queue.resolve(operator, reportId, request.action(), request.note());

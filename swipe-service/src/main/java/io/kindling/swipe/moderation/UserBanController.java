@@ -9,7 +9,6 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.moderation.UserBans.BanPage;
 import io.kindling.swipe.security.Operator;
@@ -45,7 +44,7 @@ class UserBanController {
 					+ "pushed to both people as `match_removed`). 201; 409 `already-banned` while a ban of "
 					+ "theirs is in force; 400 `bad-ban` for a `user_id` that is not a user id or an `expires_at` "
 					+ "not in the future. Needs the admin token.")
-	@Refuses({ ProblemType.BAD_BAN, ProblemType.ALREADY_BANNED })
+	@Refuses({ "bad-ban", "already-banned" })
 	@ResponseStatus(HttpStatus.CREATED)
 	UserBans.BanView ban(@AuthenticationPrincipal Operator operator, @Valid @RequestBody NewBan request) {
 		return this.bans.ban(operator, request.userId(), request.reason().strip(), request.expiresAt());
@@ -55,7 +54,7 @@ class UserBanController {
 	@Operation(summary = "Lift a user's ban",
 			description = "The user may call again and shows up in decks and likes again; the matches the ban ended "
 					+ "stay ended. 204; 404 `no-such-ban` when the user has no ban. Needs the admin token.")
-	@Refuses(ProblemType.NO_SUCH_BAN)
+	@Refuses("no-such-ban")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void lift(@AuthenticationPrincipal Operator operator, @PathVariable long userId) {
 		this.bans.lift(operator, userId);
@@ -66,7 +65,7 @@ class UserBanController {
 			description = "In force and expired alike (`active`), newest first, `limit` (1 to 100) at a time. Pass "
 					+ "`next_cursor` back as `cursor` for the next page (400 `bad-cursor` for one that cannot be "
 					+ "read). Needs the admin token.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	BanPage list(@AuthenticationPrincipal Operator operator, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + UserBans.PAGE_SIZE) @Min(1) @Max(UserBans.MAX_PAGE_SIZE) int limit) {
 		return this.bans.page(operator, cursor, limit);

@@ -110,17 +110,17 @@ public class UserBans {
 	 */
 	BanView ban(Operator operator, long userId, String reason, @Nullable Instant expiresAt) {
 		if (userId <= 0) {
-			throw new ModerationRefused(ModerationRefused.Reason.BAD_BAN, "user_id must be a user id.");
+			throw ModerationRefusals.BAD_BAN.refused("user_id must be a user id.");
 		}
 		Instant now = now();
 		Instant ends = (expiresAt != null) ? expiresAt.truncatedTo(ChronoUnit.MICROS) : null;
 		if (ends != null && !ends.isAfter(now)) {
-			throw new ModerationRefused(ModerationRefused.Reason.BAD_BAN, "expires_at must be in the future.");
+			throw ModerationRefusals.BAD_BAN.refused("expires_at must be in the future.");
 		}
 		return Objects
-			.requireNonNull(this.transactions.execute((tx) -> banIfNotBanned(operator, userId, reason, ends, null, now)
-				.orElseThrow(() -> new ModerationRefused(ModerationRefused.Reason.ALREADY_BANNED,
-						"User " + userId + " is banned already."))))
+			.requireNonNull(this.transactions
+				.execute((tx) -> banIfNotBanned(operator, userId, reason, ends, null, now).orElseThrow(
+						() -> ModerationRefusals.ALREADY_BANNED.refused("User " + userId + " is banned already."))))
 			.view(now);
 	}
 
@@ -178,7 +178,7 @@ public class UserBans {
 				.param("userId", userId)
 				.update();
 			if (deleted == 0) {
-				throw new ModerationRefused(ModerationRefused.Reason.NO_SUCH_BAN, "User " + userId + " is not banned.");
+				throw ModerationRefusals.NO_SUCH_BAN.refused("User " + userId + " is not banned.");
 			}
 			this.audit.record(operator, Action.USER_BAN_LIFTED, "user:" + userId, null);
 			afterCommit(List.of());

@@ -3,6 +3,8 @@ package io.kindling.swipe.push;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import io.kindling.support.web.ProblemType;
+
 /**
  * An event's id: the id Redis gave its entry in the user's log, {@code <ms>-<seq>}. Ids
  * only grow within a log, whichever instance appended.
@@ -26,7 +28,8 @@ record StreamId(long millis, long sequence) implements Comparable<StreamId> {
 	/** An id a client sent back, which it can only have got from a stream. */
 	static StreamId fromClient(String lastEventId) {
 		if (!FORM.matcher(lastEventId).matches()) {
-			throw new BadLastEventId();
+			throw ProblemType.INVALID_REQUEST.refused(
+					"Last-Event-ID (or last_event_id) must be the id of an event this stream sent, such as 1767225600000-0.");
 		}
 		return of(lastEventId);
 	}

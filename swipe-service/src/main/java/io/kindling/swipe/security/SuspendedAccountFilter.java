@@ -8,7 +8,6 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -38,7 +37,7 @@ final class SuspendedAccountFilter extends OncePerRequestFilter {
 		Optional<Suspensions.Suspension> suspension = user().flatMap(this.suspensions::of);
 		if (suspension.isPresent()) {
 			Instant endsAt = suspension.get().endsAt();
-			Problems.write(response, this.json, Problems.of(ProblemType.ACCOUNT_SUSPENDED,
+			Problems.write(response, this.json, Problems.of(SuspensionRefusals.ACCOUNT_SUSPENDED,
 					"This account is suspended" + ((endsAt != null) ? " until " + endsAt : "") + "."));
 			return;
 		}

@@ -7,7 +7,6 @@ import java.util.Set;
 
 import io.kindling.push.StreamTickets;
 import io.kindling.support.openapi.ServiceApi;
-import io.kindling.support.web.ProblemType;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 
@@ -74,8 +73,8 @@ class SwipeApi implements ServiceApi {
 	 * A banned user's every call is refused, once the JWT or the ticket said who calls.
 	 */
 	@Override
-	public Set<ProblemType> refusals(HandlerMethod handler, String path) {
-		return security(handler, path).contains(JWT) ? Set.of(ProblemType.ACCOUNT_SUSPENDED) : Set.of();
+	public Set<String> refusals(HandlerMethod handler, String path) {
+		return security(handler, path).contains(JWT) ? Set.of("account-suspended") : Set.of();
 	}
 
 }
