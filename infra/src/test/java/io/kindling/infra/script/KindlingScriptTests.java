@@ -32,11 +32,11 @@ class KindlingScriptTests {
 	private static final Path SCRIPT = Path.of("..", "kindling").toAbsolutePath().normalize();
 
 	private static final List<String> STACK = List.of("redis", "mariadb", "kafka", "matching-service", "swipe-service",
-			"outbox-relay", "web-client");
+			"outbox-relay", "web-client", "prometheus");
 
 	private static final List<String> CLUSTER_STACK = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5",
 			"redis-6", "mariadb", "kafka", "matching-service-1", "matching-service-2", "swipe-service-1",
-			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer", "web-client");
+			"swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer", "web-client", "prometheus");
 
 	@TempDir
 	Path state;
@@ -64,7 +64,7 @@ class KindlingScriptTests {
 			.contains("up --cluster")
 			.contains("KINDLING_REDIS_PORT", "KINDLING_DB_PORT", "KINDLING_KAFKA_PORT",
 					"KINDLING_KAFKA_CONTROLLER_PORT", "KINDLING_MATCHING_PORT", "KINDLING_SWIPE_PORT",
-					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT");
+					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT", "KINDLING_PROMETHEUS_PORT");
 	}
 
 	@Test
