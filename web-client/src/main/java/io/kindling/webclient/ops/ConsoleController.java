@@ -7,7 +7,6 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.http.CacheControl;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -37,13 +36,6 @@ class ConsoleController {
 	@GetMapping("/ops/api/alerts")
 	ResponseEntity<JsonNode> alerts() {
 		return ResponseEntity.ok().cacheControl(CacheControl.noStore()).body(this.console.alerts());
-	}
-
-	@ExceptionHandler(OperatorsToken.OperatorsTokenRefused.class)
-	ResponseEntity<ProblemDetail> refused(OperatorsToken.OperatorsTokenRefused ex) {
-		HttpHeaders headers = new HttpHeaders();
-		headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-		return Problems.answer(ProblemType.UNAUTHENTICATED, ex.getMessage(), headers);
 	}
 
 	/**

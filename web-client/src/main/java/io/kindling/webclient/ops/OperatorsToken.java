@@ -5,6 +5,7 @@ import java.security.MessageDigest;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import io.kindling.support.web.ProblemType;
 import io.kindling.webclient.WebClientProperties;
 
 import org.springframework.context.annotation.Configuration;
@@ -45,22 +46,14 @@ class OperatorsToken implements WebMvcConfigurer, HandlerInterceptor {
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
 		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
 		if (this.token.length == 0) {
-			throw new OperatorsTokenRefused("The console's API is off: no kindling.web-client.admin-token is set.");
+			throw ProblemType.UNAUTHENTICATED
+				.refused("the console's API is off: no kindling.web-client.admin-token is set");
 		}
 		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length()) || !MessageDigest
 			.isEqual(this.token, header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8))) {
-			throw new OperatorsTokenRefused("Send the operators' token as 'Authorization: Bearer <token>'.");
+			throw ProblemType.UNAUTHENTICATED.refused("send the operators' token as 'Authorization: Bearer <token>'");
 		}
 		return true;
-	}
-
-	/** A call of the console's API without the operators' token: 401. */
-	static final class OperatorsTokenRefused extends RuntimeException {
-
-		OperatorsTokenRefused(String message) {
-			super(message);
-		}
-
 	}
 
 }
