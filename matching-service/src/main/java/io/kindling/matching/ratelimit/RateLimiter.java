@@ -6,13 +6,14 @@ import java.util.List;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.redis.LuaScript;
+import io.kindling.support.web.Networks;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-IP limits in fixed one-minute windows, counted in Redis so every instance sees the
- * same count.
+ * Per-address limits in fixed one-minute windows, counted in Redis so every instance sees
+ * the same count: an IPv4 address alone, an IPv6 address by its /64.
  */
 @Component
 public class RateLimiter {
@@ -52,7 +53,8 @@ public class RateLimiter {
 		}
 		long now = this.clock.millis();
 		long window = now / WINDOW_MILLIS;
-		String key = "matching:rate:" + kind + ":" + address + ":" + window;
+		// an IPv6 address by its /64: its owner can pick any address in it
+		String key = "matching:rate:" + kind + ":" + Networks.rateLimitKey(address) + ":" + window;
 		// the key outlives its window a little so that a slow clock between instances
 		// does not reset it
 		Long count = this.script.run(this.redis, List.of(key), String.valueOf(WINDOW_MILLIS * 2));

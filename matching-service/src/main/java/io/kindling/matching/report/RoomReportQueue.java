@@ -150,9 +150,9 @@ class RoomReportQueue {
 			return report.resolved(resolution, text, now);
 		}));
 		if (resolution == Resolution.BAN) {
-			// committed: the ban bites here now (cache, queue), on other instances within
-			// ban-cache-ttl
-			this.bans.enforce(List.of(resolved.reportedKey()));
+			// committed: every instance hears of it at once, and the session leaves its
+			// queue
+			this.bans.enforce(List.of(resolved.reportedKey()), false);
 		}
 		return withMessages(resolved);
 	}
