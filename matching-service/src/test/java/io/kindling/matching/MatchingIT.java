@@ -36,6 +36,7 @@ import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
+import io.kindling.support.web.WebEdgeProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.kindling.support.web.Refused;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
@@ -73,6 +74,9 @@ class MatchingIT {
 
 	@Autowired
 	MutableClock clock;
+
+	@Autowired
+	WebEdgeProperties edge;
 
 	@Autowired
 	StringRedisTemplate redis;
@@ -278,7 +282,7 @@ class MatchingIT {
 			.until(() -> this.redis.opsForZSet().score(RedisKeys.ACTIVE_QUEUES, RedisKeys.queue(4, 3)) == null);
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(a, 4, 3).status()).isEqualTo(202);
-		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+		assertThat(this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body())
 			.containsPattern("kindling_matching_timeouts_total\\{size=\"3\",topic=\"4\"\\} [1-9]");
 	}
 
@@ -604,7 +608,7 @@ class MatchingIT {
 		assertThat(this.api.status(a).body()).isEqualTo("{\"status\":\"idle\"}");
 		assertThat(this.api.join(b, 2, 2).status()).isEqualTo(202);
 		assertThat(this.api.join(a, 2, 2).status()).isEqualTo(200);
-		assertThat(this.api.send("GET", "/actuator/prometheus", null, null).body())
+		assertThat(this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body())
 			.containsPattern("kindling_matching_claims_repaired_total\\{size=\"3\",topic=\"2\"\\} 2");
 	}
 
@@ -807,7 +811,7 @@ class MatchingIT {
 	}
 
 	private String prometheus() {
-		return this.api.send("GET", "/actuator/prometheus", null, null).body();
+		return this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body();
 	}
 
 	/** The value of one series in Prometheus' text format, 0 when it is not there yet. */

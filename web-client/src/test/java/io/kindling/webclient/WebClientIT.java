@@ -48,13 +48,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class WebClientIT {
 
-	static final String JWT_SECRET = "web-client-it-secret-of-at-least-32-bytes";
+	static final String JWT_SECRET = Hs256.newSecret();
 
 	static final int WEB_PORT = FreePorts.pick();
 
 	static final int PROMETHEUS_PORT = FreePorts.pick();
 
 	static final String ADMIN_TOKEN = "web-client-it-operators-token";
+
+	/** What the services' /actuator/prometheus takes, and the test's Prometheus sends. */
+	static final String METRICS_TOKEN = "web-client-it-metrics-token";
 
 	static final String SCREENSHOTS = System.getProperty("kindling.screenshots", "");
 
@@ -108,13 +111,17 @@ class WebClientIT {
 				scrape_configs:
 				  - job_name: swipe-service
 				    metrics_path: /actuator/prometheus
+				    authorization:
+				      credentials: %s
 				    static_configs:
 				      - targets: ['127.0.0.1:%d']
 				  - job_name: matching-service
 				    metrics_path: /actuator/prometheus
+				    authorization:
+				      credentials: %s
 				    static_configs:
 				      - targets: ['127.0.0.1:%d']
-				""".formatted(swipes.port(), rooms.port()));
+				""".formatted(METRICS_TOKEN, swipes.port(), METRICS_TOKEN, rooms.port()));
 		prometheus.start();
 	}
 
@@ -124,7 +131,8 @@ class WebClientIT {
 				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
 				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + RealServersExtension.redis().port(), "--kindling.outbox.wake-up-address=",
-				"--kindling.web.allowed-origins=http://127.0.0.1:" + WEB_PORT));
+				"--kindling.web.allowed-origins=http://127.0.0.1:" + WEB_PORT,
+				"--kindling.web.metrics-token=" + METRICS_TOKEN));
 		settings.addAll(List.of(more));
 		return settings;
 	}

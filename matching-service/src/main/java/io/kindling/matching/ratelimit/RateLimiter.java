@@ -7,6 +7,7 @@ import java.util.List;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.redis.LuaScript;
 import io.kindling.support.web.Networks;
+import io.kindling.support.web.ProblemType;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -61,7 +62,7 @@ public class RateLimiter {
 		if (count != null && count > perMinute) {
 			long windowEnds = (window + 1) * WINDOW_MILLIS;
 			Duration retryAfter = Duration.ofMillis(windowEnds - now);
-			throw RateLimitRefusals.RATE_LIMITED.refused(
+			throw ProblemType.RATE_LIMITED.refused(
 					"too many requests from this address; retry in " + Math.max(1, retryAfter.toSeconds()) + " s",
 					retryAfter);
 		}

@@ -14,6 +14,7 @@ import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
 import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
 import org.jspecify.annotations.Nullable;
@@ -53,13 +54,13 @@ public class SessionService {
 	private final BanList bans;
 
 	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, BanList bans, Clock clock,
-			MatchingProperties properties) {
+			MatchingProperties properties, StreamLimits streamLimits) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
 		this.bans = bans;
 		this.clock = clock;
 		this.properties = properties;
-		this.tickets = new StreamTickets(redis, clock, "matching:ticket:");
+		this.tickets = new StreamTickets(redis, clock, streamLimits, "matching:ticket:");
 	}
 
 	/**

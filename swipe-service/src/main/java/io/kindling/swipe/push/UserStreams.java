@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.push.EventStreams;
+import io.kindling.push.StreamLeases;
 import io.kindling.swipe.push.PushMessage.Pushed;
 import io.kindling.swipe.push.ReadEventsScript.LoggedEvent;
 import io.kindling.swipe.push.ReadEventsScript.Missed;
@@ -35,7 +36,8 @@ class UserStreams extends EventStreams<UserStreams.Cursor> implements UserDiscon
 
 	private final EventsProperties properties;
 
-	UserStreams(ReadEventsScript reads, EventsProperties properties) {
+	UserStreams(StreamLeases leases, ReadEventsScript reads, EventsProperties properties) {
+		super(leases);
 		this.reads = reads;
 		this.properties = properties;
 	}

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
@@ -12,6 +13,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpMethod;
@@ -42,13 +44,26 @@ import org.springframework.util.StringUtils;
  * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
  * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. The
  * event stream also opens with a stream ticket; a banned user's calls are refused. The
- * operators' API opens with the admin token instead. Health and metrics stay open for
- * probes and scrapers, and the API's description and Swagger UI for anyone.
+ * operators' API opens with the admin token instead. The actuator is the web edge's to
+ * guard (health open, the rest behind the metrics token, checked before this chain), and
+ * the API's description and Swagger UI are open to anyone.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
 	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
+
+	/**
+	 * The actuator is the web edge's to guard, before this: health open, the rest behind
+	 * the metrics token, which is no JWT and must not be read as one.
+	 */
+	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
+		return stateless(http.securityMatcher("/actuator/**"))
+			.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+			.build();
+	}
 
 	/**
 	 * The operators' API: the admin token alone opens it ({@link AdminTokenFilter}); a
@@ -76,19 +91,15 @@ class SecurityConfiguration {
 				"A valid bearer token (a signed JWT with sub and exp) is required.");
 		AuthenticationEntryPoint ticketRefused = unauthorized(json,
 				"The stream ticket is unknown, used or expired: get a new one from POST /api/events/tickets.");
-		return stateless(http)
-			.authorizeHttpRequests((requests) -> requests
-				.requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus", "/actuator/info",
-						"/error")
-				.permitAll()
-				// the API's description and Swagger UI: what anyone needs to call it
-				.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html",
-						"/swagger-ui/**")
-				.permitAll()
-				.requestMatchers(HttpMethod.OPTIONS, "/**")
-				.permitAll()
-				.anyRequest()
-				.authenticated())
+		return stateless(http).authorizeHttpRequests((requests) -> requests.requestMatchers("/error")
+			.permitAll()
+			// the API's description and Swagger UI: what anyone needs to call it
+			.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+			.permitAll()
+			.requestMatchers(HttpMethod.OPTIONS, "/**")
+			.permitAll()
+			.anyRequest()
+			.authenticated())
 			.addFilterBefore(new StreamTicketFilter(tickets, ticketRefused), BearerTokenAuthenticationFilter.class)
 			// once the JWT or the ticket said who calls
 			.addFilterAfter(new SuspendedAccountFilter(suspensions, json), BearerTokenAuthenticationFilter.class)
@@ -115,8 +126,8 @@ class SecurityConfiguration {
 	 * {@code POST /api/events/tickets}, redeemed by {@link StreamTicketFilter}.
 	 */
 	@Bean
-	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock) {
-		return new StreamTickets(redis, clock, "stream_ticket:");
+	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock, StreamLimits limits) {
+		return new StreamTickets(redis, clock, limits, "stream_ticket:");
 	}
 
 	/**
