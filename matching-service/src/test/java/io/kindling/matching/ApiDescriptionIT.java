@@ -119,6 +119,21 @@ class ApiDescriptionIT extends RoomFeatureTest {
 		admin("DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
 		admin("DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
 		this.api.send("GET", "/api/admin/topics", null, null);
+		roomReports();
+	}
+
+	/** The room reports made above, listed, dismissed and banned. */
+	private void roomReports() {
+		Response open = admin("GET", "/api/admin/reports?limit=1", null);
+		assertThat(open.status()).isEqualTo(200);
+		long reportId = open.json().get("reports").get(0).get("report_id").asLong();
+		admin("GET", "/api/admin/reports?cursor=bogus", null);
+		String resolution = "/api/admin/reports/" + reportId + "/resolution";
+		assertThat(admin("POST", resolution, "{\"action\":\"BAN\",\"note\":\"spam\"}").status()).isEqualTo(200);
+		admin("POST", resolution, "{\"action\":\"DISMISS\"}");
+		admin("POST", "/api/admin/reports/999999999/resolution", "{\"action\":\"DISMISS\"}");
+		admin("POST", resolution, "{}");
+		admin("GET", "/api/admin/reports?status=resolved", null);
 	}
 
 	private Response admin(String method, String path, String body) {

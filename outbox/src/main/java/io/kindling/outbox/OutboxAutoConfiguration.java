@@ -1,5 +1,7 @@
 package io.kindling.outbox;
 
+import java.time.Clock;
+
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -16,8 +18,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@link OutboxWriter}, ringing the relays after each commit and storing the current
  * trace context on each row when the service traces (a Micrometer {@code Tracer} bean),
  * and has the table made and migrated right after its own Flyway migrations, before
- * anything else uses the database, one instance at a time ({@link MigrationLock}). A
- * service with a {@code FlywayMigrationStrategy} of its own replaces this one, and calls
+ * anything else uses the database, one instance at a time ({@link MigrationLock}); with
+ * Micrometer, the gauge of its backlog ({@link OutboxBacklog}). A service with a
+ * {@code FlywayMigrationStrategy} of its own replaces this one, and calls
  * {@link OutboxSchema#migrate} itself.
  */
 @AutoConfiguration(afterName = "org.springframework.boot.jdbc.autoconfigure.JdbcClientAutoConfiguration",
@@ -31,6 +34,20 @@ public final class OutboxAutoConfiguration {
 	OutboxWriter outboxWriter(JdbcClient jdbc, OutboxProperties properties, ObjectProvider<TraceParentSource> trace) {
 		return new OutboxWriter(jdbc, properties.table(), OutboxWakeUp.udp(properties.wakeUpAddress()),
 				trace.getIfAvailable(TraceParentSource::none));
+	}
+
+	/** The backlog's gauge, in a service with metrics. */
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(name = "io.micrometer.core.instrument.binder.MeterBinder")
+	static class Backlog {
+
+		@Bean
+		@ConditionalOnMissingBean
+		OutboxBacklog outboxBacklog(JdbcClient jdbc, OutboxProperties properties, ObjectProvider<Clock> clock) {
+			return new OutboxBacklog(jdbc, properties.table(), clock.getIfAvailable(Clock::systemUTC),
+					properties.backlogInterval());
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)

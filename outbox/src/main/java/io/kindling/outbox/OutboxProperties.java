@@ -1,5 +1,7 @@
 package io.kindling.outbox;
 
+import java.time.Duration;
+
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 
@@ -16,11 +18,14 @@ import org.springframework.validation.annotation.Validated;
  * @param wakeUpAddress the relays' UDP {@code host:port} list, comma separated, rung
  * after each commit that wrote outbox rows; empty turns the wake-up off and the relays
  * find the rows by polling
+ * @param backlogInterval how often at most the outbox's backlog gauge reads the table (at
+ * a scrape)
  */
 @ConfigurationProperties("kindling.outbox")
 @Validated
 public record OutboxProperties(@NotNull @Pattern(regexp = TableName.PATTERN) String table,
 		@DefaultValue("127.0.0.1:8083") @Pattern(regexp = "|[^,\\s]+:\\d{1,5}(\\s*,\\s*[^,\\s]+:\\d{1,5})*",
-				message = "must be host:port[,host:port…] or empty") String wakeUpAddress) {
+				message = "must be host:port[,host:port…] or empty") String wakeUpAddress,
+		@DefaultValue("10s") @NotNull Duration backlogInterval) {
 
 }

@@ -52,8 +52,8 @@ class OutboxAutoConfigurationIT {
 		try (TestDatabase db = new TestDatabase("outbox_auto_named")) {
 			this.service.withPropertyValues(url(db), "kindling.outbox.table=service_outbox").run((context) -> {
 				assertThat(context).hasNotFailed().hasSingleBean(OutboxWriter.class);
-				assertThat(context.getBean(OutboxProperties.class))
-					.isEqualTo(new OutboxProperties("service_outbox", "127.0.0.1:8083"));
+				assertThat(context.getBean(OutboxProperties.class)).isEqualTo(
+						new OutboxProperties("service_outbox", "127.0.0.1:8083", java.time.Duration.ofSeconds(10)));
 				assertThat(db.count("facts")).isZero();
 				assertThat(db.count("service_outbox")).isZero();
 			});

@@ -107,6 +107,7 @@ class ApiDescriptionIT {
 				.bearer(TestTokens.forUser(cy))
 				.json("{\"user_id\": " + ana + ", \"reason\": \"SPAM_OR_SCAM\", \"details\": \"sells things\"}"));
 		this.api.http().send(Request.of("POST", "/api/blocks").bearer(TestTokens.forUser(cy)).json("{}"));
+		operators(ben, cy);
 		refusals(ana, nobody);
 		this.contract.assertAllConformed();
 		System.out.println("operations no answer was checked for: " + this.contract.unexercised());
@@ -115,6 +116,42 @@ class ApiDescriptionIT {
 	@Test
 	void theCommittedCopyIsWhatTheServiceServes() {
 		this.contract.assertCommittedCopy(ApiContract.repositoryRoot().resolve("docs/api/swipe-service.json"));
+	}
+
+	/**
+	 * The moderation API, with the tests' admin token: a report dismissed, a user banned
+	 * and let go.
+	 */
+	private void operators(long reporter, long reported) {
+		String token = "test-operators-token";
+		Response report = this.api.http()
+			.send(Request.of("POST", "/api/reports")
+				.bearer(TestTokens.forUser(reporter))
+				.json("{\"user_id\": " + reported + ", \"reason\": \"FAKE_PROFILE\"}"));
+		long reportId = report.json().get("report_id").asLong();
+		this.api.http().get("/api/admin/reports?limit=1", token);
+		this.api.http().get("/api/admin/reports?cursor=bogus", token);
+		this.api.http().get("/api/admin/reports", null);
+		String resolution = "/api/admin/reports/" + reportId + "/resolution";
+		assertThat(
+				this.api.http().send("POST", resolution, token, "{\"action\": \"DISMISS\", \"note\": \"ok\"}").status())
+			.isEqualTo(200);
+		this.api.http().send("POST", resolution, token, "{\"action\": \"BAN\"}");
+		this.api.http().send("POST", "/api/admin/reports/1/resolution", token, "{}");
+		this.api.http().send("POST", "/api/admin/reports/999999999999/resolution", token, "{\"action\": \"BAN\"}");
+		this.api.http().get("/api/admin/reports?status=resolved&limit=1", token);
+		String ban = "{\"user_id\": " + reported + ", \"reason\": \"fake\"}";
+		assertThat(this.api.http().send("POST", "/api/admin/user-bans", token, ban).status()).isEqualTo(201);
+		this.api.http().send("POST", "/api/admin/user-bans", token, ban);
+		this.api.get("/api/matches", reported);
+		this.api.http()
+			.send("POST", "/api/admin/user-bans", token,
+					"{\"user_id\": 0, \"reason\": \"x\", \"expires_at\": \"2020-01-01T00:00:00Z\"}");
+		this.api.http().get("/api/admin/user-bans?limit=1", token);
+		assertThat(this.api.http().send("DELETE", "/api/admin/user-bans/" + reported, token, null).status())
+			.isEqualTo(204);
+		this.api.http().send("DELETE", "/api/admin/user-bans/" + reported, token, null);
+		this.api.http().get("/api/admin/audit?limit=2", token);
 	}
 
 	private void refusals(long user, long withoutProfile) {

@@ -12,13 +12,18 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *
  * @param matchingUrl matching-service's base URL, as a browser reaches it
  * @param swipeUrl swipe-service's base URL, as a browser reaches it
+ * @param prometheusUrl where this server reads the operators' console's charts and alerts
+ * (the browser never calls Prometheus)
+ * @param adminToken the operators' token the console's calls to this server must carry;
+ * while empty the console's API answers 401 to everyone
  */
 @ConfigurationProperties("kindling.web-client")
-record WebClientProperties(@DefaultValue("http://127.0.0.1:8081") URI matchingUrl,
-		@DefaultValue("http://127.0.0.1:8082") URI swipeUrl) {
+public record WebClientProperties(@DefaultValue("http://127.0.0.1:8081") URI matchingUrl,
+		@DefaultValue("http://127.0.0.1:8082") URI swipeUrl, @DefaultValue("http://127.0.0.1:9090") URI prometheusUrl,
+		@DefaultValue("") String adminToken) {
 
-	WebClientProperties {
-		for (URI url : new URI[] { matchingUrl, swipeUrl }) {
+	public WebClientProperties {
+		for (URI url : new URI[] { matchingUrl, swipeUrl, prometheusUrl }) {
 			if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme())) {
 				throw new IllegalArgumentException("kindling.web-client URLs must be http or https, was " + url);
 			}

@@ -22,8 +22,9 @@ import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * One headless Chromium (Debian's, through its chromedriver) at a phone's width, with its
- * own profile: two of them are two people who share nothing, not even storage.
+ * One headless Chromium (Debian's, through its chromedriver) at a phone's width (or a
+ * laptop's, for the operators' console), with its own profile: two of them are two people
+ * who share nothing, not even storage.
  */
 final class Browser implements AutoCloseable {
 
@@ -36,12 +37,28 @@ final class Browser implements AutoCloseable {
 	}
 
 	static Browser start() {
-		ChromeOptions options = new ChromeOptions();
-		options.setBinary("/usr/bin/chromium");
-		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking");
+		ChromeOptions options = options();
 		// an iPhone-sized viewport: the page must work at 390 px
 		options.setExperimentalOption("mobileEmulation",
 				Map.of("deviceMetrics", Map.of("width", 390, "height", 844, "pixelRatio", 2)));
+		return start(options);
+	}
+
+	/** A laptop's window, for the operators' console, a desk page. */
+	static Browser startDesk() {
+		ChromeOptions options = options();
+		options.addArguments("--window-size=1280,1100");
+		return start(options);
+	}
+
+	private static ChromeOptions options() {
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary("/usr/bin/chromium");
+		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking");
+		return options;
+	}
+
+	private static Browser start(ChromeOptions options) {
 		LoggingPreferences logs = new LoggingPreferences();
 		logs.enable(LogType.BROWSER, Level.ALL);
 		options.setCapability(ChromeOptions.LOGGING_PREFS, logs);

@@ -1,5 +1,6 @@
 package io.kindling.webclient;
 
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -8,8 +9,10 @@ import java.util.List;
 import io.kindling.infra.demo.DemoTown;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.PrometheusServer;
 import io.kindling.infra.servers.ServiceJar;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
@@ -20,6 +23,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -33,9 +38,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The web client in a real headless Chromium, two browsers side by side, against both
  * services run from their jars on the real Redis and MariaDB, each allowing this server's
  * origin. Two people join one topic and both see their room by push; two demo users like
- * each other and both see the match by push; neither browser logs an error. Screenshots
- * of each page land in {@code target/screenshots} (and in the directory
- * {@code -Dkindling.screenshots} names: {@code ./kindling screenshots} gives
+ * each other and both see the match by push; the operators' console draws its charts from
+ * a real Prometheus scraping both services and dismisses a report; no browser logs an
+ * error. Screenshots of each page land in {@code target/screenshots} (and in the
+ * directory {@code -Dkindling.screenshots} names: {@code ./kindling screenshots} gives
  * {@code docs/images}).
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "webclient_it")
@@ -45,6 +51,13 @@ class WebClientIT {
 	static final String JWT_SECRET = Hs256.newSecret();
 
 	static final int WEB_PORT = FreePorts.pick();
+
+	static final int PROMETHEUS_PORT = FreePorts.pick();
+
+	static final String ADMIN_TOKEN = "web-client-it-operators-token";
+
+	/** What the services' /actuator/prometheus takes, and the test's Prometheus sends. */
+	static final String METRICS_TOKEN = "web-client-it-metrics-token";
 
 	static final String SCREENSHOTS = System.getProperty("kindling.screenshots", "");
 
@@ -58,11 +71,15 @@ class WebClientIT {
 
 	static Browser second;
 
+	static PrometheusServer prometheus;
+
 	@DynamicPropertySource
 	static void web(DynamicPropertyRegistry registry) {
 		registry.add("server.port", () -> WEB_PORT);
 		registry.add("kindling.web-client.matching-url", () -> "http://127.0.0.1:" + rooms.port());
 		registry.add("kindling.web-client.swipe-url", () -> "http://127.0.0.1:" + swipes.port());
+		registry.add("kindling.web-client.prometheus-url", () -> "http://127.0.0.1:" + PROMETHEUS_PORT);
+		registry.add("kindling.web-client.admin-token", () -> ADMIN_TOKEN);
 	}
 
 	@BeforeAll
@@ -77,16 +94,35 @@ class WebClientIT {
 				// streams end every 20 s, so the pages reconnect (new ticket,
 				// last_event_id) during the tests
 				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET,
-						"--kindling.swipe.events.stream-timeout=20s"),
+						"--kindling.swipe.events.stream-timeout=20s", "--kindling.swipe.admin-token=" + ADMIN_TOKEN),
 				logs.resolve("webclient-swipe-service.log"));
 		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), "384m", FreePorts.pick(),
-				settings("webclient_matching"), logs.resolve("webclient-matching-service.log"));
+				settings("webclient_matching", "--kindling.matching.admin-token=" + ADMIN_TOKEN),
+				logs.resolve("webclient-matching-service.log"));
 		// the browsers start while the services do
 		first = Browser.start();
 		second = Browser.start();
 		swipes.awaitHealthy(Duration.ofSeconds(300));
 		rooms.awaitHealthy(Duration.ofSeconds(300));
 		swipeApi = new ServiceClient(swipes.port());
+		prometheus = new PrometheusServer(Files.createTempDirectory("webclient-prometheus"), PROMETHEUS_PORT, """
+				global:
+				  scrape_interval: 1s
+				scrape_configs:
+				  - job_name: swipe-service
+				    metrics_path: /actuator/prometheus
+				    authorization:
+				      credentials: %s
+				    static_configs:
+				      - targets: ['127.0.0.1:%d']
+				  - job_name: matching-service
+				    metrics_path: /actuator/prometheus
+				    authorization:
+				      credentials: %s
+				    static_configs:
+				      - targets: ['127.0.0.1:%d']
+				""".formatted(METRICS_TOKEN, swipes.port(), METRICS_TOKEN, rooms.port()));
+		prometheus.start();
 	}
 
 	private static List<String> settings(String database, String... more) {
@@ -95,7 +131,8 @@ class WebClientIT {
 				"--kindling.database.name=" + database, "--spring.datasource.username=" + MariaDbServer.USER,
 				"--spring.datasource.password=" + MariaDbServer.PASSWORD, "--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + RealServersExtension.redis().port(), "--kindling.outbox.wake-up-address=",
-				"--kindling.web.allowed-origins=http://127.0.0.1:" + WEB_PORT));
+				"--kindling.web.allowed-origins=http://127.0.0.1:" + WEB_PORT,
+				"--kindling.web.metrics-token=" + METRICS_TOKEN));
 		settings.addAll(List.of(more));
 		return settings;
 	}
@@ -108,6 +145,9 @@ class WebClientIT {
 			}
 		}
 		ServiceJar.stopAll(List.of(swipes, rooms));
+		if (prometheus != null) {
+			prometheus.close();
+		}
 	}
 
 	@AfterEach
@@ -220,6 +260,64 @@ class WebClientIT {
 
 		first.click(By.id("boost"));
 		assertThat(first.waitFor(By.id("boost-status")).getText()).startsWith("Boosted until");
+	}
+
+	@Test
+	void theOperatorsConsoleChartsTheLastHourAndDismissesAReportMadeHere() throws Exception {
+		// users of their own (1001 on), who swipe; one reports another
+		DemoTown.seed(swipeApi, JWT_SECRET, 1000);
+		long reporter = DemoTown.demoUsers(1000).get(0);
+		long reported = DemoTown.demoUsers(1000).get(1);
+		Response report = swipeApi.send("POST", "/api/reports", Hs256.token(JWT_SECRET, reporter),
+				"{\"user_id\":" + reported + ",\"reason\":\"HARASSMENT\",\"details\":\"made by WebClientIT\"}");
+		assertThat(report.status()).as(report.body()).isEqualTo(201);
+		long reportId = report.json().get("report_id").asLong();
+		// a counter's first scrape is no increase: once Prometheus holds the swipes so
+		// far,
+		// one more (a like back, so a match too) gives the swipes chart a rate to draw
+		FreePorts.await("a scrape of the swipes counter", Duration.ofSeconds(60),
+				() -> !prometheus.query("kindling_swipe_swipes_total").isEmpty());
+		long superLiker = 1101;
+		Response like = swipeApi.send("POST", "/api/swipes", Hs256.token(JWT_SECRET, reporter),
+				"{\"target_user_id\":" + superLiker + ",\"action\":\"LIKE\"}", "Idempotency-Key", "web-client-it-ops");
+		assertThat(like.status()).as(like.body()).isEqualTo(200);
+		try {
+			FreePorts.await("a rate of swipes in Prometheus", Duration.ofSeconds(60),
+					() -> !prometheus.query("sum(rate(kindling_swipe_swipes_total[2m])) > 0").isEmpty());
+		}
+		catch (IllegalStateException ex) {
+			throw new AssertionError(
+					"targets: " + prometheus.targets() + ", swipes: " + prometheus.query("kindling_swipe_swipes_total"),
+					ex);
+		}
+
+		Browser desk = Browser.startDesk();
+		try {
+			desk.open("http://127.0.0.1:" + WEB_PORT + "/ops#token=" + ADMIN_TOKEN);
+			assertThat(desk.driver().getCurrentUrl()).as("the token leaves the address bar").doesNotContain("#token");
+			for (String chart : List.of("rooms", "room-wait", "swipes", "relay-lag", "errors")) {
+				desk.waitForPresent(By.cssSelector("#chart-" + chart + "[data-rendered='true']"));
+			}
+			assertThat(desk.find(By.id("chart-swipes")).getAttribute("data-lines")).isNotEqualTo("0");
+			assertThat(desk.findAll(By.cssSelector("#chart-swipes .uplot canvas"))).isNotEmpty();
+			desk.waitForPresent(By.cssSelector("#room-reports[data-loaded='true']"));
+			desk.waitForPresent(By.cssSelector("#topics tbody tr"));
+			By item = By.cssSelector("#swipe-reports li[data-report-id='" + reportId + "']");
+			assertThat(desk.waitFor(item).getText()).contains("HARASSMENT", "made by WebClientIT");
+			desk.screenshot("ops", SCREENSHOTS);
+
+			desk.click(By.cssSelector("#swipe-reports li[data-report-id='" + reportId + "'] button.dismiss"));
+			new WebDriverWait(desk.driver(), Browser.WAIT).until(ExpectedConditions.invisibilityOfElementLocated(item));
+			JsonNode resolved = swipeApi.get("/api/admin/reports?status=resolved", ADMIN_TOKEN).json();
+			assertThat(resolved.get("reports")
+				.valueStream()
+				.filter((entry) -> entry.get("report_id").asLong() == reportId)
+				.map((entry) -> entry.get("resolution").asString())).containsExactly("DISMISS");
+			assertThat(desk.consoleErrors()).as("the console's page").isEmpty();
+		}
+		finally {
+			desk.close();
+		}
 	}
 
 	@Test

@@ -16,7 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
 		properties = { "kindling.web-client.matching-url=https://rooms.example.com/",
-				"kindling.web-client.swipe-url=http://127.0.0.1:9082" })
+				"kindling.web-client.swipe-url=http://127.0.0.1:9082", "kindling.web-client.admin-token=ops-token",
+				// nothing listens there
+				"kindling.web-client.prometheus-url=http://127.0.0.1:9" })
 class WebClientServerTests {
 
 	@LocalServerPort
@@ -44,6 +46,36 @@ class WebClientServerTests {
 			assertThat(script.status()).as(module).isEqualTo(200);
 			assertThat(script.header("Content-Type").orElseThrow()).as(module).contains("javascript");
 		}
+	}
+
+	@Test
+	void theConsoleAndItsChartLibraryAreServedFromThisServer() {
+		ServiceClient client = new ServiceClient(this.port);
+
+		Response page = client.get("/ops", null);
+		assertThat(page.status()).isEqualTo(200);
+		assertThat(page.body()).contains("<script type=\"module\" src=\"/js/ops.js\">");
+		assertThat(client.get("/js/ops.js", null).body()).contains("from '/webjars/uplot/dist/uPlot.esm.js'");
+		Response uplot = client.get("/webjars/uplot/dist/uPlot.esm.js", null);
+		assertThat(uplot.status()).isEqualTo(200);
+		assertThat(uplot.body()).contains("export { uPlot as default }");
+		assertThat(client.get("/webjars/uplot/dist/uPlot.min.css", null).status()).isEqualTo(200);
+	}
+
+	@Test
+	void theConsolesApiTakesTheOperatorsTokenAndSaysWhenPrometheusIsAway() {
+		ServiceClient client = new ServiceClient(this.port);
+
+		for (String token : new String[] { null, "not-the-token" }) {
+			Response refused = client.get("/ops/api/charts", token);
+			assertThat(refused.status()).isEqualTo(401);
+			assertThat(refused.field("type")).isEqualTo("https://kindling.io/problems/unauthenticated");
+		}
+		Response away = client.get("/ops/api/charts", "ops-token");
+		assertThat(away.status()).isEqualTo(503);
+		assertThat(away.field("type")).isEqualTo("https://kindling.io/problems/unavailable");
+		assertThat(away.header("Retry-After")).isPresent();
+		assertThat(client.get("/ops/api/alerts", "ops-token").status()).isEqualTo(503);
 	}
 
 	@Test

@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -29,6 +30,8 @@ public final class EventStream implements AutoCloseable {
 	private final Map<String, List<String>> headers;
 
 	private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+
+	private final CountDownLatch ended = new CountDownLatch(1);
 
 	private EventStream(HttpConnection connection, HttpConnection.Head head) {
 		this.connection = connection;
@@ -56,6 +59,9 @@ public final class EventStream implements AutoCloseable {
 			}
 			catch (IOException ex) {
 				// closed by close(), or by the server
+			}
+			finally {
+				stream.ended.countDown();
 			}
 		});
 		return stream;
@@ -138,6 +144,14 @@ public final class EventStream implements AutoCloseable {
 		if (event != null) {
 			throw new AssertionError("expected no event, got " + event);
 		}
+	}
+
+	/**
+	 * Whether the body ended (the server finished the response, or {@link #close()})
+	 * within {@code timeout}.
+	 */
+	public boolean awaitEnd(Duration timeout) throws InterruptedException {
+		return this.ended.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
 	}
 
 	/** The header's first value, or null. */

@@ -32,12 +32,12 @@ class KindlingScriptTests {
 	private static final Path SCRIPT = Path.of("..", "kindling").toAbsolutePath().normalize();
 
 	private static final List<String> STACK = List.of("redis", "mariadb", "kafka", "matching-service", "swipe-service",
-			"outbox-relay", "web-client");
+			"outbox-relay", "web-client", "prometheus");
 
 	private static final List<String> CLUSTER_STACK = List.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5",
 			"redis-6", "mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "balancer",
 			"matching-service-1", "matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1",
-			"outbox-relay-2", "web-client");
+			"outbox-relay-2", "web-client", "prometheus");
 
 	@TempDir
 	Path state;
@@ -65,7 +65,7 @@ class KindlingScriptTests {
 			.contains("up --cluster")
 			.contains("KINDLING_REDIS_PORT", "KINDLING_DB_PORT", "KINDLING_KAFKA_PORT",
 					"KINDLING_KAFKA_CONTROLLER_PORT", "KINDLING_MATCHING_PORT", "KINDLING_SWIPE_PORT",
-					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT");
+					"KINDLING_RELAY_PORT", "KINDLING_WEB_PORT", "KINDLING_PROMETHEUS_PORT");
 	}
 
 	@Test
@@ -146,6 +146,17 @@ class KindlingScriptTests {
 		assertThat(claims.get("sub").asString()).isEqualTo("7");
 		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
 		assertThat(kindling(Map.of(), "web", "ana").exitCode()).isEqualTo(1);
+	}
+
+	@Test
+	void opsPrintsTheConsolesAddressWithTheOperatorsTokenInTheFragment() throws Exception {
+		Run ops = kindling(Map.of("KINDLING_ADMIN_TOKEN", "an-operators-token", "KINDLING_WEB_PORT", "23080"), "ops");
+
+		assertThat(ops.exitCode()).as(ops.err()).isZero();
+		assertThat(ops.out().strip()).isEqualTo("http://127.0.0.1:23080/ops#token=an-operators-token");
+		Run withoutOne = kindling(Map.of(), "ops");
+		assertThat(withoutOne.exitCode()).isEqualTo(1);
+		assertThat(withoutOne.err()).contains("./kindling up writes one");
 	}
 
 	@Test

@@ -64,6 +64,21 @@ public class SessionBans {
 	}
 
 	/**
+	 * Bans a session an operator named (a room report resolved with {@code BAN}), inside
+	 * the caller's transaction, unless an active ban of it exists (an expired one is
+	 * renewed). Call {@link #enforce} once it commits.
+	 * @param sessionKey the SHA-256 (hex) of its token
+	 * @param expiresAt null for a ban with no end
+	 * @return true when this call banned it
+	 */
+	public boolean banByOperator(String sessionKey, String reason, @Nullable Instant expiresAt) {
+		Instant now = this.clock.instant();
+		Optional<Long> banId = ban(BanType.SESSION, sessionKey, reason, now, expiresAt, false);
+		banId.ifPresent((id) -> appendBanned(id, sessionKey, "OPERATOR", expiresAt, now));
+		return banId.isPresent();
+	}
+
+	/**
 	 * Bans the network a session banned by reports joined its room from, inside the
 	 * caller's transaction: no join nor new session from it until {@code expiresAt}. An
 	 * active ban of it that lasts as long stands; a shorter one is made to last as long.
@@ -78,10 +93,10 @@ public class SessionBans {
 
 	/**
 	 * Makes the ban, or renews an expired one. An active one stands, unless
-	 * {@code lengthen} and it ends before {@code expiresAt}.
+	 * {@code lengthen} and it ends before {@code expiresAt} (null: never ends).
 	 * @return the ban's id, when this call made it or made it last longer
 	 */
-	private Optional<Long> ban(BanType type, String subject, String reason, Instant now, Instant expiresAt,
+	private Optional<Long> ban(BanType type, String subject, String reason, Instant now, @Nullable Instant expiresAt,
 			boolean lengthen) {
 		List<Ban> held = this.jdbc.sql("""
 				SELECT id, expires_at FROM bans WHERE ban_type = :type AND subject = :subject FOR UPDATE
@@ -97,7 +112,8 @@ public class SessionBans {
 					.param("subject", subject)
 					.param("reason", reason)
 					.param("now", SqlTime.epochSeconds(now))
-					.param("expiresAt", SqlTime.epochSeconds(expiresAt))
+					.param("expiresAt", (expiresAt != null) ? SqlTime.epochSeconds(expiresAt) : null,
+							java.sql.Types.DECIMAL)
 					.update(keys, "id");
 			}
 			catch (DuplicateKeyException ex) {
@@ -108,7 +124,8 @@ public class SessionBans {
 		}
 		Ban ban = held.get(0);
 		boolean active = ban.expiresAt() == null || ban.expiresAt().toInstant().isAfter(now);
-		if (active && !(lengthen && ban.expiresAt() != null && ban.expiresAt().toInstant().isBefore(expiresAt))) {
+		if (active && !(lengthen && ban.expiresAt() != null
+				&& (expiresAt == null || ban.expiresAt().toInstant().isBefore(expiresAt)))) {
 			return Optional.empty();
 		}
 		this.jdbc
@@ -118,7 +135,7 @@ public class SessionBans {
 					""")
 			.param("reason", reason)
 			.param("now", SqlTime.epochSeconds(now))
-			.param("expiresAt", SqlTime.epochSeconds(expiresAt))
+			.param("expiresAt", (expiresAt != null) ? SqlTime.epochSeconds(expiresAt) : null, java.sql.Types.DECIMAL)
 			.param("id", ban.id())
 			.update();
 		return Optional.of(ban.id());

@@ -79,6 +79,9 @@ final class ApiOperations implements GlobalOperationCustomizer {
 			edge.add(ProblemType.UNAUTHENTICATED);
 		}
 		Set<Refusal> refusals = new LinkedHashSet<>(edge);
+		for (String slug : this.service.refusals(handler, path(handler))) {
+			refusals.add(declared(slug, handler));
+		}
 		Refuses own = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), Refuses.class);
 		if (own != null) {
 			for (String slug : own.value()) {

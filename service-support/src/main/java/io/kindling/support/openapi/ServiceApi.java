@@ -2,6 +2,7 @@ package io.kindling.support.openapi;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
@@ -10,7 +11,8 @@ import org.springframework.web.method.HandlerMethod;
 
 /**
  * What a service tells its OpenAPI description that the controllers do not: its title,
- * its security schemes and which of them each endpoint takes. One bean per service.
+ * its security schemes, which of them each endpoint takes, and what its security refuses
+ * there. One bean per service.
  */
 public interface ServiceApi {
 
@@ -25,5 +27,15 @@ public interface ServiceApi {
 	 * @param path the handler's path, as mapped ({@code /api/admin/topics/{id}})
 	 */
 	List<String> security(HandlerMethod handler, String path);
+
+	/**
+	 * The slugs of the refusals the service's own security answers this endpoint with
+	 * before any handler runs (a suspended account), besides the web edge's and the
+	 * handler's {@code @Refuses}.
+	 * @param path the handler's path, as mapped
+	 */
+	default Set<String> refusals(HandlerMethod handler, String path) {
+		return Set.of();
+	}
 
 }

@@ -140,7 +140,9 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 		if (body == null && ex instanceof ErrorResponse response) {
 			body = response.updateAndGetBody(getMessageSource(), LocaleContextHolder.getLocale());
 		}
-		if (body instanceof ProblemDetail problem && !problem.getType().toString().startsWith(Refusal.BASE)) {
+		// a problem Spring built may have no type at all (a parameter failing @Pattern)
+		if (body instanceof ProblemDetail problem
+				&& (problem.getType() == null || !problem.getType().toString().startsWith(Refusal.BASE))) {
 			ProblemType type = typeOf(ex, statusCode);
 			problem.setType(type.uri());
 			problem.setTitle(type.title());

@@ -15,6 +15,7 @@ import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.profile.ProfileRefusals;
+import io.kindling.swipe.security.Suspensions;
 import io.kindling.swipe.superlike.SuperLikes;
 import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
@@ -30,7 +31,8 @@ import org.springframework.stereotype.Service;
 /**
  * Pages through the user's current deck and assembles a new one when it runs out. Each
  * page is checked against MySQL (swipes and blocks) before it is shown, so a card swiped
- * through another path since the deck was built never comes back.
+ * through another path since the deck was built never comes back, and against the bans in
+ * force.
  */
 @Service
 class DeckService {
@@ -57,13 +59,16 @@ class DeckService {
 
 	private final DeckPlan.Rules rules;
 
+	private final Suspensions suspensions;
+
 	/** Background refills: short, each waiting on Redis and MySQL. */
 	private final ExecutorService refills = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
 
 	DeckService(DeckStore store, DeckReads reads, CandidateQueries queries, ProfileDirectory profiles,
 			DeckProperties properties, Clock clock, SearchAreas areas, SuperLikes superLikes, Boosts boosts,
-			LocationGrid grid) {
+			LocationGrid grid, Suspensions suspensions) {
+		this.suspensions = suspensions;
 		this.store = store;
 		this.reads = reads;
 		this.queries = queries;
@@ -106,6 +111,7 @@ class DeckService {
 			}
 			page.addAll(showable(userId, entries));
 		}
+		page = withoutBanned(page);
 		if (last != null && !page.isEmpty() && last.left() < this.settings.refillBelow()) {
 			refillSoon(userId, last.generation(), idsOf(page));
 		}
@@ -158,6 +164,29 @@ class DeckService {
 			}
 		}
 		return showable;
+	}
+
+	/**
+	 * The page less the people banned now, from the cards and from the slots' candidates:
+	 * a deck built before a ban, or a fresh one, never shows them (a look-up in memory
+	 * per card).
+	 */
+	private List<DeckEntry> withoutBanned(List<DeckEntry> page) {
+		List<DeckEntry> shown = new ArrayList<>(page.size());
+		for (DeckEntry entry : page) {
+			if (entry.isSlot()) {
+				shown.add(DeckEntry
+					.slot(entry.boostCandidates().stream().filter((card) -> !banned(card.userId())).toList()));
+			}
+			else if (!banned(entry.card().userId())) {
+				shown.add(entry);
+			}
+		}
+		return shown;
+	}
+
+	private boolean banned(long userId) {
+		return this.suspensions.of(userId).isPresent();
 	}
 
 	/**

@@ -1,5 +1,6 @@
 package io.kindling.swipe.likes;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,8 +14,8 @@ import org.springframework.stereotype.Repository;
 
 /**
  * Who liked or super-liked the user and is still waiting for an answer: their like
- * stands, the user has not swiped on them, and neither has blocked the other. Super
- * likers first, then newest first; read in two tiers, each one range of
+ * stands, the user has not swiped on them, neither has blocked the other, and they are
+ * not banned. Super likers first, then newest first; read in two tiers, each one range of
  * {@code idx_swipe_liked_me (active_target, action, created_at)} walked from the cursor
  * down, so page 50 costs what page 1 does.
  */
@@ -39,14 +40,20 @@ class LikesYou {
 			                  WHERE blocked.user_id = :userId AND blocked.blocked_user_id = liked.user_id)
 			  AND NOT EXISTS (SELECT 1 FROM user_blocks blocker
 			                  WHERE blocker.user_id = liked.user_id AND blocker.blocked_user_id = :userId)
+			  AND NOT EXISTS (SELECT 1 FROM user_bans banned
+			                  WHERE banned.user_id = liked.user_id
+			                    AND (banned.expires_at IS NULL OR banned.expires_at > FROM_UNIXTIME(:now)))
 			ORDER BY liked.created_at DESC, liked.swipe_id DESC
 			LIMIT :fetch
 			""";
 
 	private final JdbcClient jdbc;
 
-	LikesYou(JdbcClient jdbc) {
+	private final Clock clock;
+
+	LikesYou(JdbcClient jdbc, Clock clock) {
 		this.jdbc = jdbc;
+		this.clock = clock;
 	}
 
 	LikesPage page(long userId, @Nullable String cursor, int limit) {
@@ -72,6 +79,7 @@ class LikesYou {
 			.param("action", action)
 			.param("at", SqlTime.epochSeconds(after.at()))
 			.param("after", after.id())
+			.param("now", SqlTime.epochSeconds(this.clock.instant()))
 			.param("fetch", fetch)
 			.query((rs,
 					row) -> new Row(new Like(rs.getLong("user_id"), "SUPER_LIKE".equals(action),

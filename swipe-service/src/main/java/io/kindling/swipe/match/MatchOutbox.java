@@ -74,7 +74,7 @@ public class MatchOutbox {
 	}
 
 	/**
-	 * @param reason {@code UNMATCHED} or {@code BLOCKED}
+	 * @param reason {@code UNMATCHED}, {@code BLOCKED} or {@code BANNED}
 	 */
 	record MatchRemovedPayload(UUID eventId, String eventType, String eventKey, long matchId, List<Long> userIds,
 			Instant matchedAt, Instant removedAt, long removedBy, String reason, Instant occurredAt) {

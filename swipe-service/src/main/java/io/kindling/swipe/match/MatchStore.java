@@ -3,6 +3,8 @@ package io.kindling.swipe.match;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
@@ -98,7 +100,31 @@ public class MatchStore {
 			.map((match) -> end(match, removedBy, reason, now));
 	}
 
-	/** Ends a live match the caller has locked, whatever the reason (unmatch, block). */
+	/**
+	 * Ends every live match of the user, in the caller's transaction, each as
+	 * {@link #endBetween} ends one, with the user as the one who removed it.
+	 * @return the removals, for the caller's outbox rows and pushes
+	 */
+	public List<MatchRemoved> endAllOf(long userId, RemovalReason reason, Instant now) {
+		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new IllegalStateException("a match's end and its outbox row are written in one transaction");
+		}
+		// each column walks its own index; the locks keep an unmatch or a block of the
+		// same match waiting until this transaction has ended it
+		List<MatchRef> live = new ArrayList<>();
+		for (String column : List.of("user_id_1", "user_id_2")) {
+			live.addAll(this.jdbc.sql("""
+					SELECT match_id, user_id_1, user_id_2, matched_at FROM matches
+					WHERE %s = :userId AND removed_at IS NULL
+					FOR UPDATE
+					""".formatted(column)).param("userId", userId).query(MatchStore::ref).list());
+		}
+		return live.stream().map((match) -> end(match, userId, reason, now)).toList();
+	}
+
+	/**
+	 * Ends a live match the caller has locked, whatever the reason (unmatch, block, ban).
+	 */
 	MatchRemoved end(MatchRef match, long removedBy, RemovalReason reason, Instant now) {
 		this.jdbc.sql("""
 				UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :removedBy, removal_reason = :reason

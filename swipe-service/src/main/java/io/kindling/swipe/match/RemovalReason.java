@@ -7,6 +7,9 @@ public enum RemovalReason {
 	UNMATCHED,
 
 	/** One of the two blocked (or reported) the other. */
-	BLOCKED
+	BLOCKED,
+
+	/** An operator banned one of the two ({@code removed_by} is the banned user). */
+	BANNED
 
 }

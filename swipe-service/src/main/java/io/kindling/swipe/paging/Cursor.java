@@ -55,6 +55,16 @@ public record Cursor(int tier, Instant at, long id) {
 		throw PagingRefusals.BAD_CURSOR.refused("cursor must be a next_cursor from an earlier page.");
 	}
 
+	/**
+	 * This cursor, if a list of that tier gave it out (one endpoint serving two lists).
+	 */
+	public Cursor requireTier(int tier) {
+		if (this.tier != tier) {
+			throw PagingRefusals.BAD_CURSOR.refused("cursor must be a next_cursor from an earlier page of this list.");
+		}
+		return this;
+	}
+
 	/** The same position at the start of a tier: before every row of it. */
 	public static Cursor startOf(int tier) {
 		return new Cursor(tier, FIRST.at(), FIRST.id());

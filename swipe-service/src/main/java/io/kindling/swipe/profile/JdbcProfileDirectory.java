@@ -9,6 +9,7 @@ import java.util.Set;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.kindling.swipe.security.Suspensions;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
@@ -28,8 +29,11 @@ class JdbcProfileDirectory implements ProfileDirectory {
 
 	private final JdbcClient jdbc;
 
-	JdbcProfileDirectory(JdbcClient jdbc) {
+	private final Suspensions suspensions;
+
+	JdbcProfileDirectory(JdbcClient jdbc, Suspensions suspensions) {
 		this.jdbc = jdbc;
+		this.suspensions = suspensions;
 	}
 
 	@Override
@@ -57,15 +61,16 @@ class JdbcProfileDirectory implements ProfileDirectory {
 
 	@Override
 	public boolean visibleTo(long viewerId, long userId) {
-		return exists(userId) && this.jdbc
-			.sql("""
-					SELECT COUNT(*) FROM user_blocks
-					WHERE (user_id = :viewerId AND blocked_user_id = :userId) OR (user_id = :userId AND blocked_user_id = :viewerId)
-					""")
-			.param("viewerId", viewerId)
-			.param("userId", userId)
-			.query(Long.class)
-			.single() == 0;
+		return exists(userId) && this.suspensions.of(userId).isEmpty()
+				&& this.jdbc
+					.sql("""
+							SELECT COUNT(*) FROM user_blocks
+							WHERE (user_id = :viewerId AND blocked_user_id = :userId) OR (user_id = :userId AND blocked_user_id = :viewerId)
+							""")
+					.param("viewerId", viewerId)
+					.param("userId", userId)
+					.query(Long.class)
+					.single() == 0;
 	}
 
 	static Profile profile(ResultSet rs, int row) throws SQLException {

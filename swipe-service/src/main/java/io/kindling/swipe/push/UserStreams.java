@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.http.MediaType;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -24,7 +25,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * sent after the stream reads what it missed from the log.
  */
 @Component
-class UserStreams extends EventStreams<UserStreams.Cursor> {
+class UserStreams extends EventStreams<UserStreams.Cursor> implements UserDisconnects {
 
 	private static final Logger log = LoggerFactory.getLogger(UserStreams.class);
 
@@ -92,6 +93,23 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 			finally {
 				cursor.lock.unlock();
 			}
+		});
+	}
+
+	@Override
+	public void disconnect(long userId, String event) {
+		forEachStream(recipient(userId), (emitter, cursor) -> {
+			cursor.lock.lock();
+			try {
+				emitter.send(SseEmitter.event().name(event).data(Map.of(), MediaType.APPLICATION_JSON));
+			}
+			catch (IOException | IllegalStateException ex) {
+				log.debug("Could not tell a stream of user {} why it ends", userId, ex);
+			}
+			finally {
+				cursor.lock.unlock();
+			}
+			emitter.complete();
 		});
 	}
 

@@ -36,15 +36,17 @@ import org.springframework.security.oauth2.server.resource.web.BearerTokenAuthen
 import org.springframework.security.oauth2.server.resource.web.authentication.BearerTokenAuthenticationFilter;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.access.intercept.AuthorizationFilter;
 import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.util.StringUtils;
 
 /**
  * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
  * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. The
- * event stream also opens with a stream ticket. The actuator is the web edge's to guard
- * (health open, the rest behind the metrics token, checked before this chain), and the
- * API's description and Swagger UI are open to anyone.
+ * event stream also opens with a stream ticket; a banned user's calls are refused. The
+ * operators' API opens with the admin token instead. The actuator is the web edge's to
+ * guard (health open, the rest behind the metrics token, checked before this chain), and
+ * the API's description and Swagger UI are open to anyone.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
@@ -58,44 +60,65 @@ class SecurityConfiguration {
 	@Bean
 	@Order(Ordered.HIGHEST_PRECEDENCE)
 	SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
-		return http.securityMatcher("/actuator/**")
-			.csrf((csrf) -> csrf.disable())
-			.logout((logout) -> logout.disable())
-			.requestCache((cache) -> cache.disable())
-			.servletApi((servletApi) -> servletApi.disable())
-			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+		return stateless(http.securityMatcher("/actuator/**"))
 			.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
 			.build();
 	}
 
+	/**
+	 * The operators' API: the admin token alone opens it ({@link AdminTokenFilter}); a
+	 * user's JWT opens nothing here.
+	 */
 	@Bean
-	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json, StreamTickets tickets) throws Exception {
+	@Order(1)
+	SecurityFilterChain adminSecurity(HttpSecurity http, JsonMapper json, OperatorProperties operators)
+			throws Exception {
+		AuthenticationEntryPoint unauthorized = unauthorized(json, "The admin token is required.");
+		return stateless(http.securityMatcher("/api/admin/**"))
+			.authorizeHttpRequests((requests) -> requests.requestMatchers(HttpMethod.OPTIONS, "/**")
+				.permitAll()
+				.anyRequest()
+				.authenticated())
+			.addFilterBefore(new AdminTokenFilter(operators.adminToken(), unauthorized), AuthorizationFilter.class)
+			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(unauthorized))
+			.build();
+	}
+
+	@Bean
+	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json, StreamTickets tickets, Suspensions suspensions)
+			throws Exception {
 		AuthenticationEntryPoint unauthorized = unauthorized(json,
 				"A valid bearer token (a signed JWT with sub and exp) is required.");
 		AuthenticationEntryPoint ticketRefused = unauthorized(json,
 				"The stream ticket is unknown, used or expired: get a new one from POST /api/events/tickets.");
-		// a stateless token API: no logout, no saved request to return to, no servlet
-		// login API; each would be one more filter on every call
-		return http.csrf((csrf) -> csrf.disable())
-			.logout((logout) -> logout.disable())
-			.requestCache((cache) -> cache.disable())
-			.servletApi((servletApi) -> servletApi.disable())
-			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-			.authorizeHttpRequests((requests) -> requests.requestMatchers("/error")
-				.permitAll()
-				// the API's description and Swagger UI: what anyone needs to call it
-				.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html",
-						"/swagger-ui/**")
-				.permitAll()
-				.requestMatchers(HttpMethod.OPTIONS, "/**")
-				.permitAll()
-				.anyRequest()
-				.authenticated())
+		return stateless(http).authorizeHttpRequests((requests) -> requests.requestMatchers("/error")
+			.permitAll()
+			// the API's description and Swagger UI: what anyone needs to call it
+			.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html", "/swagger-ui/**")
+			.permitAll()
+			.requestMatchers(HttpMethod.OPTIONS, "/**")
+			.permitAll()
+			.anyRequest()
+			.authenticated())
 			.addFilterBefore(new StreamTicketFilter(tickets, ticketRefused), BearerTokenAuthenticationFilter.class)
+			// once the JWT or the ticket said who calls
+			.addFilterAfter(new SuspendedAccountFilter(suspensions, json), BearerTokenAuthenticationFilter.class)
 			.oauth2ResourceServer(
 					(oauth2) -> oauth2.jwt(Customizer.withDefaults()).authenticationEntryPoint(unauthorized))
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(unauthorized))
 			.build();
+	}
+
+	/**
+	 * A stateless token API: no logout, no saved request to return to, no servlet login
+	 * API; each would be one more filter on every call.
+	 */
+	private static HttpSecurity stateless(HttpSecurity http) throws Exception {
+		return http.csrf((csrf) -> csrf.disable())
+			.logout((logout) -> logout.disable())
+			.requestCache((cache) -> cache.disable())
+			.servletApi((servletApi) -> servletApi.disable())
+			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
 	}
 
 	/**

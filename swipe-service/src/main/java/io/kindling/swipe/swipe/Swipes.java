@@ -16,6 +16,7 @@ import io.kindling.swipe.match.MatchOutbox;
 import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.moderation.UserBans;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,6 +26,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -56,6 +59,8 @@ class Swipes {
 
 	private final MatchPush push;
 
+	private final UserBans bans;
+
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
@@ -64,9 +69,11 @@ class Swipes {
 
 	private final Counter redisFallbacks;
 
+	private final Counter matchesMade;
+
 	Swipes(SwipeHistory history, DailyLimits limits, ProfileDirectory profiles, MutualLikeScript mutualLike,
-			PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
-			ApplicationEventPublisher events, Clock clock, MeterRegistry meters) {
+			PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push, UserBans bans,
+			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock, MeterRegistry meters) {
 		this.history = history;
 		this.limits = limits;
 		this.profiles = profiles;
@@ -75,11 +82,15 @@ class Swipes {
 		this.matches = matches;
 		this.outbox = outbox;
 		this.push = push;
+		this.bans = bans;
 		this.transactions = transactions;
 		this.events = events;
 		this.clock = clock;
 		this.redisFallbacks = Counter.builder("kindling.swipe.redis.fallbacks")
 			.description("Mutual-like decisions made by MySQL because Redis was unreachable")
+			.register(meters);
+		this.matchesMade = Counter.builder("kindling.swipe.matches.created")
+			.description("Matches made, counted once their transaction committed")
 			.register(meters);
 	}
 
@@ -199,6 +210,9 @@ class Swipes {
 			// first the pair's lock, which a block of the pair takes too: a block made
 			// before is seen here, one made after waits and then ends the match
 			boolean blocked = this.pairs.lockAndCheckBlocked(userId, targetUserId);
+			// then both profiles, which a ban locks too: a ban made before is seen here,
+			// one made after waits and then ends the match
+			boolean banned = this.bans.lockAndCheckBanned(userId, targetUserId);
 			SwipeRow own;
 			boolean likedBack;
 			if (userId < targetUserId) {
@@ -218,8 +232,9 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
-			if (blocked || this.matches.endedBetween(userId, targetUserId)) {
-				// a blocked pair never matches, and an ended match is not made again
+			if (blocked || banned || this.matches.endedBetween(userId, targetUserId)) {
+				// a blocked pair or a banned user never matches, and an ended match is
+				// not made again
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
@@ -230,10 +245,20 @@ class Swipes {
 			this.outbox.matchCreated(match, now);
 			if (created.isNew()) {
 				this.push.created(match);
+				countedOnceCommitted(this.matchesMade);
 			}
 			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
 			return own.matched(match.matchId(), match.matchedAt());
 		}));
+	}
+
+	private static void countedOnceCommitted(Counter counter) {
+		TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+			@Override
+			public void afterCommit() {
+				counter.increment();
+			}
+		});
 	}
 
 	/**

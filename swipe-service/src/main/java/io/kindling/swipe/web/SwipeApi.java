@@ -3,6 +3,7 @@ package io.kindling.swipe.web;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import io.kindling.push.StreamTickets;
 import io.kindling.support.openapi.ServiceApi;
@@ -14,7 +15,8 @@ import org.springframework.web.method.HandlerMethod;
 
 /**
  * The swipe API's description: every endpoint takes the caller's bearer JWT; the event
- * stream also a stream ticket.
+ * stream also a stream ticket; the operators' API ({@code /api/admin/**}) the admin token
+ * alone.
  */
 @Component
 class SwipeApi implements ServiceApi {
@@ -22,6 +24,8 @@ class SwipeApi implements ServiceApi {
 	private static final String JWT = "jwt";
 
 	private static final String STREAM_TICKET = "stream_ticket";
+
+	private static final String ADMIN_TOKEN = "admin_token";
 
 	/** The one endpoint that opens with a ticket too (the security filters check it). */
 	private static final String EVENTS = "/api/events";
@@ -31,7 +35,7 @@ class SwipeApi implements ServiceApi {
 		return new Info().title("Kindling swipes (swipe-service)")
 			.version("1")
 			.description("Profiles, a deck of nearby candidates, likes, passes and super likes, mutual matches, "
-					+ "boosts, and a stream of the caller's match events. Every refusal is an "
+					+ "boosts, a stream of the caller's match events, and the operators' moderation API. Every refusal is an "
 					+ "application/problem+json whose type is listed in docs/errors.md.");
 	}
 
@@ -49,12 +53,28 @@ class SwipeApi implements ServiceApi {
 					.name(StreamTickets.PARAMETER)
 					.description("A single-use ticket from POST /api/events/tickets, valid a minute, "
 							+ "for a browser's EventSource, which cannot send a header"));
+		schemes.put(ADMIN_TOKEN,
+				new SecurityScheme().type(SecurityScheme.Type.HTTP)
+					.scheme("bearer")
+					.description("kindling.swipe.admin-token: Authorization: Bearer <token>; "
+							+ "while none is set the admin API refuses everyone"));
 		return schemes;
 	}
 
 	@Override
 	public List<String> security(HandlerMethod handler, String path) {
+		if (path.startsWith("/api/admin/")) {
+			return List.of(ADMIN_TOKEN);
+		}
 		return EVENTS.equals(path) ? List.of(JWT, STREAM_TICKET) : List.of(JWT);
+	}
+
+	/**
+	 * A banned user's every call is refused, once the JWT or the ticket said who calls.
+	 */
+	@Override
+	public Set<String> refusals(HandlerMethod handler, String path) {
+		return security(handler, path).contains(JWT) ? Set.of("account-suspended") : Set.of();
 	}
 
 }
