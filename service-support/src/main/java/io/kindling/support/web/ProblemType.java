@@ -110,6 +110,19 @@ public enum ProblemType {
 
 	BAD_REPORT("bad-report", HttpStatus.BAD_REQUEST, "Bad report"),
 
+	// conversations (a match's messages; a room's socket sends the same in its error
+	// frames)
+
+	/**
+	 * A message's text breaks the rule of {@code io.kindling.support.text.MessageText}.
+	 */
+	BAD_MESSAGE("bad-message", HttpStatus.BAD_REQUEST, "Bad message"),
+
+	/** The same {@code client_message_id} again with another text. */
+	CLIENT_MESSAGE_ID_REUSED("client-message-id-reused", HttpStatus.CONFLICT, "client_message_id reused"),
+
+	NO_SUCH_MESSAGE("no-such-message", HttpStatus.NOT_FOUND, "No such message"),
+
 	// outbox-relay
 
 	PARKED_ROW_NOT_FOUND("parked-row-not-found", HttpStatus.NOT_FOUND, "Parked row not found");

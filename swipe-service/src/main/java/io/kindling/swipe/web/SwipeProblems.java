@@ -7,6 +7,7 @@ import io.kindling.swipe.boost.BoostActive;
 import io.kindling.swipe.boost.BoostCooldown;
 import io.kindling.swipe.boost.NoActiveBoost;
 import io.kindling.swipe.match.MatchRefused;
+import io.kindling.swipe.message.MessageRefused;
 import io.kindling.swipe.paging.Cursor;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.push.BadLastEventId;
@@ -63,6 +64,21 @@ class SwipeProblems {
 		ProblemType type = switch (ex.reason()) {
 			case NO_SUCH_MATCH -> ProblemType.NO_SUCH_MATCH;
 		};
+		return Problems.answer(type, ex.getMessage());
+	}
+
+	@ExceptionHandler(MessageRefused.class)
+	ResponseEntity<ProblemDetail> messageRefused(MessageRefused ex) {
+		ProblemType type = switch (ex.reason()) {
+			case NO_SUCH_MATCH -> ProblemType.NO_SUCH_MATCH;
+			case BAD_MESSAGE -> ProblemType.BAD_MESSAGE;
+			case CLIENT_MESSAGE_ID_REUSED -> ProblemType.CLIENT_MESSAGE_ID_REUSED;
+			case NO_SUCH_MESSAGE -> ProblemType.NO_SUCH_MESSAGE;
+			case RATE_LIMITED -> ProblemType.RATE_LIMITED;
+		};
+		if (ex.retryAfterSeconds() > 0) {
+			return Problems.answer(type, ex.getMessage(), Problems.retryAfter(ex.retryAfterSeconds()));
+		}
 		return Problems.answer(type, ex.getMessage());
 	}
 
