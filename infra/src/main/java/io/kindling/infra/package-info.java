@@ -1,6 +1,7 @@
 /**
- * Real servers for {@code ./kindling} and for tests: Redis, MariaDB and a one-node KRaft
- * Kafka, started as processes on loopback, never as fakes.
+ * Test support: real servers for tests and for {@code ./kindling} (Redis, MariaDB and a
+ * KRaft Kafka, started as processes on loopback, never as fakes), the HTTP client, and
+ * the small command line its tools read.
  */
 @NullMarked
 package io.kindling.infra;

@@ -5,12 +5,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import io.kindling.infra.bench.Hs256;
-import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.demo.DemoTown;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;

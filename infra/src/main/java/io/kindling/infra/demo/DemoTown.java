@@ -6,8 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
-import io.kindling.infra.bench.BenchOptions;
-import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.CommandLine;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 
@@ -43,7 +43,7 @@ public final class DemoTown {
 	}
 
 	public static void main(String[] args) {
-		BenchOptions options = BenchOptions.of(args);
+		CommandLine options = CommandLine.of(args);
 		int port = (int) options.number("--swipe-port", 8082);
 		String secret = System.getenv("KINDLING_JWT_SECRET");
 		if (secret == null || secret.isBlank()) {

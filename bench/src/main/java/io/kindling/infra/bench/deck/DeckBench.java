@@ -20,13 +20,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchStack;
-import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
-import io.kindling.infra.bench.ServiceJar;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
 import org.HdrHistogram.Histogram;
 import redis.clients.jedis.UnifiedJedis;
 

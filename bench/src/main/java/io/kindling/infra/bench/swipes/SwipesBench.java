@@ -30,15 +30,15 @@ import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
-import io.kindling.infra.bench.Hs256;
 import io.kindling.infra.bench.JvmCpu;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
-import io.kindling.infra.bench.ServiceJar;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.UnifiedJedis;
 

@@ -13,8 +13,8 @@ import io.kindling.infra.bench.BenchRedis;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Load.Result;
-import io.kindling.infra.bench.ServiceJar;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
 
 /**
  * {@code ./kindling bench swipes --redis cluster} (or {@code sentinel}): the same swipes

@@ -1,4 +1,4 @@
-package io.kindling.infra.bench;
+package io.kindling.infra.http;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -8,7 +8,7 @@ import java.util.Base64;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** Real HS256 tokens, as the services check them, signed with the bench's secret. */
+/** Real HS256 tokens, as the services check them, signed with the caller's secret. */
 public final class Hs256 {
 
 	private Hs256() {

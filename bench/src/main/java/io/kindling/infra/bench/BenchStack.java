@@ -11,6 +11,7 @@ import java.util.Map;
 
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
 import org.jspecify.annotations.Nullable;
 
 /**

@@ -1,4 +1,4 @@
-package io.kindling.infra.bench;
+package io.kindling.infra.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
 import io.kindling.infra.http.ServiceClient;
 
 /**
- * A service's jar running as a process on a port the bench picked, its output in a log
- * file.
+ * A service's jar running as a process on a port its caller (a bench, a test) picked, its
+ * output in a log file.
  */
 public final class ServiceJar {
 

@@ -20,7 +20,7 @@ import java.util.stream.Stream;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
-import io.kindling.infra.bench.Hs256;
+import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
