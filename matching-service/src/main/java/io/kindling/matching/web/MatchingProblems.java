@@ -5,6 +5,7 @@ import io.kindling.matching.ban.AlreadyBanned;
 import io.kindling.matching.ban.BadBan;
 import io.kindling.matching.ban.BadCursor;
 import io.kindling.matching.ban.NoSuchBan;
+import io.kindling.matching.chat.ChatRefused;
 import io.kindling.matching.join.JoinRefused;
 import io.kindling.matching.ratelimit.RateLimited;
 import io.kindling.matching.report.NoRoomToReport;
@@ -42,6 +43,17 @@ class MatchingProblems {
 	@ExceptionHandler(AdminTokenRefused.class)
 	ResponseEntity<ProblemDetail> adminTokenRefused(AdminTokenRefused ex) {
 		return Problems.unauthenticated(ex.getMessage());
+	}
+
+	@ExceptionHandler(ChatRefused.class)
+	ResponseEntity<ProblemDetail> chatRefused(ChatRefused ex) {
+		ProblemType type = switch (ex.reason()) {
+			case NOT_IN_ROOM -> ProblemType.NOT_IN_ROOM;
+			case NO_SUCH_ROOM -> ProblemType.NO_SUCH_ROOM;
+			case ROOM_ENDED -> ProblemType.ROOM_ENDED;
+			case BAD_HANDSHAKE -> ProblemType.INVALID_REQUEST;
+		};
+		return Problems.answer(type, ex.getMessage());
 	}
 
 	@ExceptionHandler(NoRoomToReport.class)

@@ -68,6 +68,14 @@ public enum ProblemType {
 
 	NO_SUCH_BAN("no-such-ban", HttpStatus.NOT_FOUND, "No such ban"),
 
+	/** A room's socket asked for by a session that is not one of the room's people. */
+	NOT_IN_ROOM("not-in-room", HttpStatus.FORBIDDEN, "Not in this room"),
+
+	NO_SUCH_ROOM("no-such-room", HttpStatus.NOT_FOUND, "No such room"),
+
+	/** A room's socket asked for after the room ended, or after the session left it. */
+	ROOM_ENDED("room-ended", HttpStatus.GONE, "Room ended"),
+
 	// swipe-service
 
 	BAD_IDEMPOTENCY_KEY("bad-idempotency-key", HttpStatus.BAD_REQUEST, "Bad Idempotency-Key"),
