@@ -2,8 +2,10 @@ package io.kindling.swipe.boost;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import io.kindling.outbox.SqlTime;
 
@@ -69,55 +71,57 @@ class BoostStore {
 
 	/**
 	 * The running boosts of these users, with their views so far and whether this viewer
-	 * was served them already.
+	 * was served them already. Their rows stay locked until the caller's transaction
+	 * ends: two pages choosing among the same boosts queue here, so each sees the other's
+	 * count. Who was served is read without a lock, after the boosts' rows are held.
 	 */
-	List<Standing> standings(long viewerId, Collection<Long> userIds, Instant now) {
-		return this.jdbc
-			.sql("""
-					SELECT b.user_id, b.views, v.viewer_id IS NOT NULL AS seen
-					FROM boosts b
-					LEFT JOIN boost_views v ON v.boost_id = b.boost_id AND v.viewer_id = :viewerId
-					WHERE b.user_id IN (:userIds) AND b.started_at <= FROM_UNIXTIME(:now) AND b.expires_at > FROM_UNIXTIME(:now)
-					""")
-			.param("viewerId", viewerId)
+	List<BoostPicks.Standing> lockRunning(long viewerId, Collection<Long> userIds, Instant now) {
+		List<BoostPicks.Standing> running = this.jdbc.sql("""
+				SELECT boost_id, user_id, views FROM boosts
+				WHERE user_id IN (:userIds) AND started_at <= FROM_UNIXTIME(:now) AND expires_at > FROM_UNIXTIME(:now)
+				ORDER BY user_id
+				FOR UPDATE
+				""")
 			.param("userIds", userIds)
 			.param("now", SqlTime.epochSeconds(now))
-			.query((rs, row) -> new Standing(rs.getLong("user_id"), rs.getLong("views"), rs.getBoolean("seen")))
+			.query((rs, row) -> new BoostPicks.Standing(rs.getLong("boost_id"), rs.getLong("user_id"),
+					rs.getLong("views"), false))
 			.list();
+		if (running.isEmpty()) {
+			return running;
+		}
+		Set<Long> seen = new HashSet<>(this.jdbc
+			.sql("SELECT boost_id FROM boost_views WHERE viewer_id = :viewerId AND boost_id IN (:boostIds)")
+			.param("viewerId", viewerId)
+			.param("boostIds", running.stream().map(BoostPicks.Standing::boostId).toList())
+			.query(Long.class)
+			.list());
+		return running.stream()
+			.map((boost) -> new BoostPicks.Standing(boost.boostId(), boost.userId(), boost.views(),
+					seen.contains(boost.boostId())))
+			.toList();
 	}
 
 	/**
-	 * Counts the view of the user's running boost by this viewer, once per viewer and
-	 * boost, in the caller's transaction.
-	 * @return whether it counted (false: no boost running, or seen by this viewer)
+	 * Counts the viewer as a view of the boost, once per viewer and boost, in the
+	 * caller's transaction (which holds the boost's row, see {@link #lockRunning}).
 	 */
-	boolean countView(long userId, long viewerId, Instant now) {
-		Optional<Long> boostId = this.jdbc.sql("""
-				SELECT boost_id FROM boosts
-				WHERE user_id = :userId AND started_at <= FROM_UNIXTIME(:now) AND expires_at > FROM_UNIXTIME(:now)
-				ORDER BY started_at DESC
-				LIMIT 1
-				""").param("userId", userId).param("now", SqlTime.epochSeconds(now)).query(Long.class).optional();
-		if (boostId.isEmpty()) {
-			return false;
-		}
-		// a viewer already counted adds nothing: the primary key (boost_id, viewer_id)
-		// refuses the row, which IGNORE turns into 0 rows
+	void addView(long boostId, long viewerId, Instant now) {
+		// the viewer's own other page may have counted it just now: the primary key
+		// (boost_id, viewer_id) refuses the row, which IGNORE turns into 0 rows
 		int added = this.jdbc.sql("""
 				INSERT IGNORE INTO boost_views (boost_id, viewer_id, served_at)
 				VALUES (:boostId, :viewerId, FROM_UNIXTIME(:now))
 				""")
-			.param("boostId", boostId.get())
+			.param("boostId", boostId)
 			.param("viewerId", viewerId)
 			.param("now", SqlTime.epochSeconds(now))
 			.update();
-		if (added == 0) {
-			return false;
+		if (added > 0) {
+			this.jdbc.sql("UPDATE boosts SET views = views + 1 WHERE boost_id = :boostId")
+				.param("boostId", boostId)
+				.update();
 		}
-		this.jdbc.sql("UPDATE boosts SET views = views + 1 WHERE boost_id = :boostId")
-			.param("boostId", boostId.get())
-			.update();
-		return true;
 	}
 
 	/**
@@ -154,14 +158,6 @@ class BoostStore {
 	}
 
 	record CellBoost(long userId, Instant expiresAt) {
-
-	}
-
-	/**
-	 * @param seen this viewer was served the boost already (a second serving does not
-	 * count)
-	 */
-	record Standing(long userId, long views, boolean seen) {
 
 	}
 

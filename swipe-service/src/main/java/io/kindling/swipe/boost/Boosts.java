@@ -5,12 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileDirectory;
@@ -131,42 +128,26 @@ public class Boosts {
 	}
 
 	/**
-	 * Up to {@code slots} of the boosted users this viewer may see, for one deck: first
-	 * those not yet served to this viewer, then the least served. Picking counts nothing:
-	 * the view is counted when a page holding the card is served.
-	 * @param eligible in random order, which breaks ties fairly
+	 * Fills the boost slots of a page being served to the viewer and counts their views,
+	 * in one transaction that holds the candidates' boost rows (see {@link BoostPicks}):
+	 * each slot takes the least served at this moment, so a deck assembled ahead, or two
+	 * pages served at once, never rest on a count that has moved on.
+	 * @param slots each slot's candidates, none of them on the page already
+	 * @return per slot, the boosted person shown there; empty when none of its
+	 * candidates' boosts runs any more
 	 */
-	public List<Long> pickLeastServed(long viewerId, List<Long> eligible, int slots, Instant now) {
-		if (slots <= 0 || eligible.isEmpty()) {
-			return List.of();
+	public List<Optional<Long>> serve(long viewerId, List<List<Long>> slots, Instant now) {
+		List<Long> candidates = slots.stream().flatMap(List::stream).distinct().sorted().toList();
+		if (candidates.isEmpty()) {
+			return slots.stream().map((slot) -> Optional.<Long>empty()).toList();
 		}
-		Map<Long, BoostStore.Standing> standings = new HashMap<>();
-		this.store.standings(viewerId, eligible, now).forEach((standing) -> standings.put(standing.userId(), standing));
-		List<BoostStore.Standing> running = new ArrayList<>();
-		for (Long userId : eligible) {
-			BoostStore.Standing standing = standings.get(userId);
-			if (standing != null) {
-				running.add(standing);
-			}
-		}
-		// a stable sort keeps the random order among equals
-		running.sort(Comparator.comparing(BoostStore.Standing::seen).thenComparingLong(BoostStore.Standing::views));
-		return running.stream().limit(slots).map(BoostStore.Standing::userId).toList();
-	}
-
-	/**
-	 * A page holding these boosted users' cards was served to the viewer: each running
-	 * boost among them gains this viewer, once.
-	 */
-	public void served(long viewerId, Collection<Long> boostedUserIds, Instant now) {
-		if (boostedUserIds.isEmpty()) {
-			return;
-		}
-		// one order for every page, so two pages counting the same two boosts queue
-		// instead of deadlocking
-		List<Long> inOrder = boostedUserIds.stream().sorted().distinct().toList();
-		this.transactions.executeWithoutResult((tx) -> inOrder
-			.forEach((userId) -> this.store.countView(userId, viewerId, now.truncatedTo(ChronoUnit.MICROS))));
+		Instant at = now.truncatedTo(ChronoUnit.MICROS);
+		return this.transactions.execute((tx) -> {
+			BoostPicks.Picks picks = BoostPicks.choose(slots, this.store.lockRunning(viewerId, candidates, at),
+					ThreadLocalRandom.current());
+			picks.counted().forEach((standing) -> this.store.addView(standing.boostId(), viewerId, at));
+			return picks.chosen();
+		});
 	}
 
 	private Instant now() {

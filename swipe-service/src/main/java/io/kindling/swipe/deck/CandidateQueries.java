@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.geo.Geohash;
 import io.kindling.swipe.profile.Gender;
 import io.kindling.swipe.profile.Profile;
 
@@ -36,6 +37,14 @@ class CandidateQueries {
 	private static final String COLUMNS = "user_id, display_name, gender, interested_in, birth_date, lat, lon, age_min, age_max, "
 			+ "max_distance_km, " + SCORE + " AS score";
 
+	/**
+	 * The viewer's gender preference and the other person's gender and age preferences:
+	 * they hold for every card, an expanding deck's too.
+	 */
+	private static final String EITHER_WOULD_PICK = """
+			gender IN (:genders) AND FIND_IN_SET(:viewerGender, interested_in) > 0
+			  AND age_min <= :viewerAge AND age_max >= :viewerAge AND user_id <> :viewerId""";
+
 	private final JdbcClient jdbc;
 
 	CandidateQueries(JdbcClient jdbc) {
@@ -49,8 +58,70 @@ class CandidateQueries {
 	 * scan.
 	 */
 	List<Long> near(Profile viewer, List<String> cells, LocalDate today, Instant now, int limit) {
-		StringBuilder area = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
+		String area = area(cells, params);
+		return this.jdbc.sql("SELECT user_id, " + SCORE + """
+				 AS score
+				FROM profiles
+				WHERE %s
+				  AND (%s)
+				  AND birth_date <= :youngestBirthDate AND birth_date > :oldestBirthDate
+				  AND ST_Distance_Sphere(POINT(lon, lat), POINT(:viewerLon, :viewerLat), :earthRadius)
+				      <= LEAST(max_distance_km, :viewerMaxDistanceKm) * 1000
+				ORDER BY score DESC, user_id
+				LIMIT :limit
+				""".formatted(EITHER_WOULD_PICK, area))
+			.params(params)
+			.params(viewerParams(viewer, today))
+			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
+			.param("oldestBirthDate", today.minusYears(viewer.ageMax() + 1L))
+			.param("viewerMaxDistanceKm", viewer.maxDistanceKm())
+			.param("now", SqlTime.epochSeconds(now))
+			.param("limit", limit)
+			.query((rs, row) -> rs.getLong("user_id"))
+			.list();
+	}
+
+	/**
+	 * People outside the viewer's own distance or age preference, for a deck that ran
+	 * out: within {@code maxExpandKm} and {@code ageSlackYears} of the viewer's age
+	 * range, and within their own preferences in full (gender, the viewer's age, their
+	 * radius). Those within the viewer's age range come first, then the rest, each
+	 * nearest first.
+	 */
+	List<Long> beyond(Profile viewer, int maxExpandKm, int ageSlackYears, LocalDate today, Instant now, int limit) {
+		Map<String, Object> params = new HashMap<>();
+		String area = area(Geohash.cellAndNeighbours(
+				viewer.geohash().substring(0, Math.min(viewer.geohash().length(), Geohash.precisionFor(maxExpandKm)))),
+				params);
+		String distance = "ST_Distance_Sphere(POINT(lon, lat), POINT(:viewerLon, :viewerLat), :earthRadius)";
+		String ageOutside = "(birth_date > :youngestBirthDate OR birth_date <= :oldestBirthDate)";
+		return this.jdbc.sql("""
+				SELECT user_id FROM profiles
+				WHERE %s
+				  AND (%s)
+				  AND birth_date <= :youngestSlackBirthDate AND birth_date > :oldestSlackBirthDate
+				  AND %s <= LEAST(max_distance_km, :maxExpandKm) * 1000
+				  AND (%s > :viewerMaxDistanceKm * 1000 OR %s)
+				ORDER BY %s, %s, user_id
+				LIMIT :limit
+				""".formatted(EITHER_WOULD_PICK, area, distance, distance, ageOutside, ageOutside, distance))
+			.params(params)
+			.params(viewerParams(viewer, today))
+			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
+			.param("oldestBirthDate", today.minusYears(viewer.ageMax() + 1L))
+			.param("youngestSlackBirthDate", today.minusYears(Math.max(0, viewer.ageMin() - ageSlackYears)))
+			.param("oldestSlackBirthDate", today.minusYears(viewer.ageMax() + ageSlackYears + 1L))
+			.param("viewerMaxDistanceKm", viewer.maxDistanceKm())
+			.param("maxExpandKm", maxExpandKm)
+			.param("limit", limit)
+			.query((rs, row) -> rs.getLong("user_id"))
+			.list();
+	}
+
+	/** "Starts with one of these cells", as ranges the geohash index serves. */
+	private static String area(List<String> cells, Map<String, Object> params) {
+		StringBuilder area = new StringBuilder();
 		for (int i = 0; i < cells.size(); i++) {
 			area.append((i == 0) ? "" : " OR ")
 				.append("(geohash >= :lo")
@@ -62,36 +133,22 @@ class CandidateQueries {
 			// '~' sorts after every base-32 digit: the range is "starts with the cell"
 			params.put("hi" + i, cells.get(i) + "~");
 		}
-		int viewerAge = viewer.ageOn(today);
-		return this.jdbc.sql("SELECT user_id, " + SCORE + """
-				 AS score
-				FROM profiles
-				WHERE gender IN (:genders)
-				  AND (%s)
-				  AND FIND_IN_SET(:viewerGender, interested_in) > 0
-				  AND birth_date <= :youngestBirthDate AND birth_date > :oldestBirthDate
-				  AND age_min <= :viewerAge AND age_max >= :viewerAge
-				  AND user_id <> :viewerId
-				  AND ST_Distance_Sphere(POINT(lon, lat), POINT(:viewerLon, :viewerLat), :earthRadius)
-				      <= LEAST(max_distance_km, :viewerMaxDistanceKm) * 1000
-				ORDER BY score DESC, user_id
-				LIMIT :limit
-				""".formatted(area))
-			.params(params)
-			.param("genders", viewer.interestedIn().stream().map(Gender::name).toList())
-			.param("viewerGender", viewer.gender().name())
-			.param("youngestBirthDate", today.minusYears(viewer.ageMin()))
-			.param("oldestBirthDate", today.minusYears(viewer.ageMax() + 1L))
-			.param("viewerAge", viewerAge)
-			.param("viewerId", viewer.userId())
-			.param("viewerLat", viewer.lat())
-			.param("viewerLon", viewer.lon())
-			.param("earthRadius", EARTH_RADIUS_M)
-			.param("viewerMaxDistanceKm", viewer.maxDistanceKm())
-			.param("now", SqlTime.epochSeconds(now))
-			.param("limit", limit)
-			.query((rs, row) -> rs.getLong("user_id"))
-			.list();
+		return area.toString();
+	}
+
+	/**
+	 * Who the viewer is, as both queries match it against the other side's preferences.
+	 */
+	private static Map<String, Object> viewerParams(Profile viewer, LocalDate today) {
+		Map<String, Object> params = new HashMap<>();
+		params.put("genders", viewer.interestedIn().stream().map(Gender::name).toList());
+		params.put("viewerGender", viewer.gender().name());
+		params.put("viewerAge", viewer.ageOn(today));
+		params.put("viewerId", viewer.userId());
+		params.put("viewerLat", viewer.lat());
+		params.put("viewerLon", viewer.lon());
+		params.put("earthRadius", EARTH_RADIUS_M);
+		return params;
 	}
 
 	List<Candidate> byIds(Collection<Long> userIds, Instant now) {

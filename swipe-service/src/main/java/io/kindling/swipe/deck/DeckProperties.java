@@ -19,12 +19,14 @@ import org.springframework.validation.annotation.Validated;
  * @param refillBelow when a page leaves fewer cards than this in the deck, the next deck
  * is assembled in the background and appended (0 = never: the page after the last card
  * assembles)
+ * @param maxExpandKm how far a deck goes beyond the viewer's distance preference once the
+ * people within it are used up, for a viewer who asked for that ({@code expand_when_out})
  */
 @Validated
 @ConfigurationProperties("kindling.swipe.deck")
 record DeckProperties(@DefaultValue("200") @Min(1) @Max(1000) int size, @DefaultValue("1h") @NotNull Duration ttl,
 		@DefaultValue("5") @Min(1) int organicPerBoost, @DefaultValue("2") @Min(0) int maxBoosted,
 		@DefaultValue("50000") @Min(100) int maxPool, @DefaultValue("200ms") @NotNull Duration scoreFlushInterval,
-		@DefaultValue("100") @Min(0) int refillBelow) {
+		@DefaultValue("100") @Min(0) int refillBelow, @DefaultValue("500") @Min(1) @Max(20000) int maxExpandKm) {
 
 }

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -13,6 +14,7 @@ import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.superlike.SuperLikes;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import jakarta.annotation.PreDestroy;
@@ -35,7 +37,7 @@ class DeckService {
 
 	private final DeckStore store;
 
-	private final DeckAssembler assembler;
+	private final DeckReads reads;
 
 	private final CandidateQueries queries;
 
@@ -47,26 +49,29 @@ class DeckService {
 
 	private final SearchAreas areas;
 
+	private final SuperLikes superLikes;
+
 	private final Boosts boosts;
 
 	/** Background refills: short, each waiting on Redis and MySQL. */
 	private final ExecutorService refills = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
 
-	DeckService(DeckStore store, DeckAssembler assembler, CandidateQueries queries, ProfileDirectory profiles,
-			DeckProperties properties, Clock clock, SearchAreas areas, Boosts boosts) {
-		this.areas = areas;
-		this.boosts = boosts;
+	DeckService(DeckStore store, DeckReads reads, CandidateQueries queries, ProfileDirectory profiles,
+			DeckProperties properties, Clock clock, SearchAreas areas, SuperLikes superLikes, Boosts boosts) {
 		this.store = store;
-		this.assembler = assembler;
+		this.reads = reads;
 		this.queries = queries;
 		this.profiles = profiles;
 		this.settings = properties;
 		this.clock = clock;
+		this.areas = areas;
+		this.superLikes = superLikes;
+		this.boosts = boosts;
 	}
 
 	List<Card> next(long userId, int limit) {
-		List<Card> page = new ArrayList<>(limit);
+		List<DeckEntry> page = new ArrayList<>(limit);
 		boolean assembled = false;
 		DeckStore.Taken last = null;
 		// a few rounds at most: a page thinned by the MySQL check is topped up from the
@@ -74,56 +79,139 @@ class DeckService {
 		for (int round = 0; round < 4 && page.size() < limit; round++) {
 			DeckStore.Taken taken = this.store.take(userId, limit - page.size());
 			last = taken;
-			List<Card> cards = taken.cards();
-			if (cards.isEmpty()) {
+			List<DeckEntry> entries = taken.entries();
+			if (entries.isEmpty()) {
 				if (assembled) {
 					break;
 				}
 				Profile viewer = this.profiles.find(userId)
 					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
 				// a page topped up from a new deck does not show its own cards twice
-				Set<Long> onThisPage = new HashSet<>();
-				page.forEach((card) -> onThisPage.add(card.userId()));
-				DeckStore.Page first = this.store.keepAndTake(userId,
-						this.assembler.assemble(viewer, this.clock.instant(), onThisPage), this.settings.ttl(),
-						limit - page.size());
+				DeckStore.Page first = this.store.keepAndTake(userId, assemble(viewer, idsOf(page)),
+						this.settings.ttl(), limit - page.size());
 				assembled = true;
 				last = null;
 				if (first.fresh()) {
 					// just checked against the swipe history filter and the blocks
-					page.addAll(first.cards());
+					page.addAll(first.entries());
 					continue;
 				}
-				cards = first.cards();
+				entries = first.entries();
 			}
-			Set<Long> hidden = this.queries.notShowable(userId, cards.stream().map(Card::userId).toList());
-			cards.stream().filter((card) -> !hidden.contains(card.userId())).forEach(page::add);
+			page.addAll(showable(userId, entries));
 		}
 		if (last != null && !page.isEmpty() && last.left() < this.settings.refillBelow()) {
-			refillSoon(userId, last.generation(), page);
+			refillSoon(userId, last.generation(), idsOf(page));
 		}
-		countBoostedViews(userId, page);
-		return page;
+		return fillBoostSlots(userId, page);
 	}
 
 	/**
-	 * A boosted card counts as seen when a page holding it is served, here, and not when
-	 * a deck is assembled: a deck the viewer never reaches, discards (a rewind, a super
-	 * like received) or outlives the boost costs the boosted person nothing.
+	 * Assembles a deck: the reads, the plan (no I/O), then the writes the reads call for,
+	 * each in sight here.
+	 * @param waiting the people still waiting in the deck this one follows, and the page
+	 * just shown
 	 */
-	private void countBoostedViews(long viewerId, List<Card> page) {
-		List<Long> boosted = page.stream().filter(Card::boosted).map(Card::userId).toList();
-		if (boosted.isEmpty()) {
-			return;
+	private List<DeckEntry> assemble(Profile viewer, Set<Long> waiting) {
+		DeckReads.Read read = this.reads.read(viewer, this.clock.instant(), waiting);
+		DeckPlan.Plan plan = DeckPlan.plan(read.inputs(), DeckPlan.Rules.of(this.settings));
+		if (read.precision() != read.lastPrecision()) {
+			this.areas.remember(viewer, read.precision());
 		}
+		if (!plan.superLikersNotShown().isEmpty()) {
+			// the filter only proposes answered super likes; MySQL confirms, so a false
+			// positive never takes a super like away
+			this.superLikes.consume(viewer.userId(),
+					this.queries.notShowable(viewer.userId(), plan.superLikersNotShown()));
+		}
+		return plan.entries();
+	}
+
+	/**
+	 * The truth for the entries taken from a stored deck: whom the viewer swiped or is
+	 * blocked with since it was built is dropped, from the cards and from the slots'
+	 * candidates.
+	 */
+	private List<DeckEntry> showable(long userId, List<DeckEntry> entries) {
+		Set<Long> ids = new HashSet<>();
+		for (DeckEntry entry : entries) {
+			if (entry.card() != null) {
+				ids.add(entry.card().userId());
+			}
+			entry.boostCandidates().forEach((card) -> ids.add(card.userId()));
+		}
+		Set<Long> hidden = this.queries.notShowable(userId, ids);
+		List<DeckEntry> showable = new ArrayList<>(entries.size());
+		for (DeckEntry entry : entries) {
+			if (entry.card() == null) {
+				showable.add(DeckEntry
+					.slot(entry.boostCandidates().stream().filter((card) -> !hidden.contains(card.userId())).toList()));
+			}
+			else if (!hidden.contains(entry.card().userId())) {
+				showable.add(entry);
+			}
+		}
+		return showable;
+	}
+
+	/**
+	 * The page as served: each boost slot takes the least served of its candidates, and
+	 * that view is counted at once. Someone chosen who also holds an ordinary place on
+	 * this page or further on in the deck is shown once, in the slot. A slot none of
+	 * whose boosts runs any more is left out.
+	 */
+	private List<Card> fillBoostSlots(long viewerId, List<DeckEntry> page) {
+		List<List<Long>> slots = new ArrayList<>();
+		for (DeckEntry entry : page) {
+			if (entry.isSlot()) {
+				slots.add(entry.boostCandidates().stream().map(Card::userId).toList());
+			}
+		}
+		List<Optional<Long>> chosen = slots.isEmpty() ? List.of() : chooseBoosts(viewerId, slots);
+		Set<Long> inSlots = new HashSet<>();
+		chosen.forEach((pick) -> pick.ifPresent(inSlots::add));
+		List<Card> cards = new ArrayList<>(page.size());
+		int slot = 0;
+		for (DeckEntry entry : page) {
+			if (!entry.isSlot()) {
+				if (!inSlots.contains(entry.card().userId())) {
+					cards.add(entry.card());
+				}
+				continue;
+			}
+			Optional<Long> pick = chosen.get(slot++);
+			entry.boostCandidates()
+				.stream()
+				.filter((card) -> pick.isPresent() && card.userId() == pick.get())
+				.findFirst()
+				.ifPresent((card) -> {
+					cards.add(card);
+					this.store.remove(viewerId, card.asOrganic());
+				});
+		}
+		return cards;
+	}
+
+	private List<Optional<Long>> chooseBoosts(long viewerId, List<List<Long>> slots) {
 		try {
-			this.boosts.served(viewerId, boosted, this.clock.instant());
+			return this.boosts.serve(viewerId, slots, this.clock.instant());
 		}
 		catch (DataAccessException ex) {
-			// the page is taken from the deck already: better served with a view
-			// uncounted than lost
-			log.warn("could not count the boosted views of a page for user {}", viewerId, ex);
+			// the cards are taken from the deck already: better served without its
+			// boosted ones than lost
+			log.warn("could not fill the boost slots of a page for user {}", viewerId, ex);
+			return slots.stream().map((slot) -> Optional.<Long>empty()).toList();
 		}
+	}
+
+	private static Set<Long> idsOf(List<DeckEntry> entries) {
+		Set<Long> ids = new HashSet<>();
+		for (DeckEntry entry : entries) {
+			if (entry.card() != null) {
+				ids.add(entry.card().userId());
+			}
+		}
+		return ids;
 	}
 
 	/**
@@ -131,7 +219,7 @@ class DeckService {
 	 * after the last card is read from Redis like any other instead of waiting for an
 	 * assembly. It leaves out the cards still in the deck and the page just shown.
 	 */
-	private void refillSoon(long userId, long generation, List<Card> shown) {
+	private void refillSoon(long userId, long generation, Set<Long> shown) {
 		if (!this.store.claimRefill(userId)) {
 			return;
 		}
@@ -143,17 +231,16 @@ class DeckService {
 		}
 	}
 
-	private void refill(long userId, long generation, List<Card> shown) {
+	private void refill(long userId, long generation, Set<Long> shown) {
 		try {
 			Profile viewer = this.profiles.find(userId).orElse(null);
 			if (viewer == null) {
 				this.store.append(userId, generation, List.of(), this.settings.ttl());
 				return;
 			}
-			Set<Long> exclude = new HashSet<>(this.store.remainingIds(userId));
-			shown.forEach((card) -> exclude.add(card.userId()));
-			this.store.append(userId, generation, this.assembler.assemble(viewer, this.clock.instant(), exclude),
-					this.settings.ttl());
+			Set<Long> waiting = new HashSet<>(this.store.remainingIds(userId));
+			waiting.addAll(shown);
+			this.store.append(userId, generation, assemble(viewer, waiting), this.settings.ttl());
 		}
 		catch (RuntimeException ex) {
 			// the next page that finds the deck empty assembles inline; the lease runs
@@ -182,8 +269,9 @@ class DeckService {
 	@EventListener
 	void on(SwipeRewound rewind) {
 		// the rewound person may come back: the next page assembles a deck without the
-		// swipe
+		// swipe, from the narrowest area again
 		this.store.discard(rewind.userId(), this.settings.ttl());
+		this.areas.forget(rewind.userId());
 	}
 
 }

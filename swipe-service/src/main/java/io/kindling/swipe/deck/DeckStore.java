@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -19,6 +20,9 @@ class DeckStore {
 
 	/** A refill that died is forgotten after this, so the next page can start another. */
 	private static final Duration REFILL_LEASE = Duration.ofSeconds(30);
+
+	/** The field that tells a stored boost slot from a card. */
+	private static final String SLOT = "boost_slot";
 
 	private final StringRedisTemplate redis;
 
@@ -60,17 +64,19 @@ class DeckStore {
 		return new Taken(read(taken.cards()), taken.left(), taken.generation());
 	}
 
-	record Taken(List<Card> cards, long left, long generation) {
+	record Taken(List<DeckEntry> entries, long left, long generation) {
 
 	}
 
-	/** The user ids of the cards still in the deck, next first. */
+	/**
+	 * The user ids of the cards still in the deck, next first (boost slots have none).
+	 */
 	List<Long> remainingIds(long userId) {
-		List<String> cards = this.redis.opsForList().range(key(userId), 0, -1);
+		List<String> entries = this.redis.opsForList().range(key(userId), 0, -1);
 		List<Long> ids = new ArrayList<>();
-		if (cards != null) {
-			for (String card : cards) {
-				ids.add(this.json.readValue(card, Card.class).userId());
+		for (DeckEntry entry : read((entries != null) ? entries : List.of())) {
+			if (entry.card() != null) {
+				ids.add(entry.card().userId());
 			}
 		}
 		return ids;
@@ -88,7 +94,7 @@ class DeckStore {
 	 * Appends cards assembled in the background and ends the refill; dropped when the
 	 * deck was replaced or discarded since {@code generation}.
 	 */
-	boolean append(long userId, long generation, List<Card> cards, Duration ttl) {
+	boolean append(long userId, long generation, List<DeckEntry> cards, Duration ttl) {
 		if (cards.isEmpty()) {
 			this.redis.delete(refillKey(userId));
 			return false;
@@ -104,7 +110,7 @@ class DeckStore {
 	 * Keeps the deck unless one appeared meanwhile (a concurrent request built it) and
 	 * takes its first page in the same round trip.
 	 */
-	Page keepAndTake(long userId, List<Card> cards, Duration ttl, int count) {
+	Page keepAndTake(long userId, List<DeckEntry> cards, Duration ttl, int count) {
 		if (cards.isEmpty()) {
 			return new Page(List.of(), true);
 		}
@@ -115,28 +121,45 @@ class DeckStore {
 	/**
 	 * @param fresh the cards come from the deck just assembled (not from an older one)
 	 */
-	record Page(List<Card> cards, boolean fresh) {
+	record Page(List<DeckEntry> entries, boolean fresh) {
 
+	}
+
+	/**
+	 * Drops a card from the rest of the deck: a person just served in a boost slot is not
+	 * shown again further on as an ordinary card.
+	 */
+	void remove(long userId, Card card) {
+		this.redis.opsForList().remove(key(userId), 0, this.json.writeValueAsString(card));
 	}
 
 	void discard(long userId, Duration ttl) {
 		this.discardScript.discard(userId, ttl);
 	}
 
-	private List<Card> read(List<String> cards) {
-		List<Card> read = new ArrayList<>(cards.size());
-		for (String card : cards) {
-			read.add(this.json.readValue(card, Card.class));
+	/** A card is stored as itself; a boost slot as {@code {"boost_slot": [cards]}}. */
+	private List<DeckEntry> read(List<String> entries) {
+		List<DeckEntry> read = new ArrayList<>(entries.size());
+		for (String entry : entries) {
+			JsonNode tree = this.json.readTree(entry);
+			read.add(tree.has(SLOT) ? DeckEntry.slot(this.json.treeToValue(tree, StoredSlot.class).boostSlot())
+					: DeckEntry.of(this.json.treeToValue(tree, Card.class)));
 		}
 		return read;
 	}
 
-	private List<String> write(List<Card> cards) {
-		List<String> written = new ArrayList<>(cards.size());
-		for (Card card : cards) {
-			written.add(this.json.writeValueAsString(card));
+	private List<String> write(List<DeckEntry> entries) {
+		List<String> written = new ArrayList<>(entries.size());
+		for (DeckEntry entry : entries) {
+			written.add(this.json
+				.writeValueAsString((entry.card() != null) ? entry.card() : new StoredSlot(entry.boostCandidates())));
 		}
 		return written;
+	}
+
+	/** How a boost slot is stored. */
+	private record StoredSlot(List<Card> boostSlot) {
+
 	}
 
 }

@@ -18,7 +18,7 @@ class JdbcProfileDirectory implements ProfileDirectory {
 
 	static final String COLUMNS = """
 			user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash, age_min, age_max,
-			max_distance_km, desirability, created_at, updated_at, last_active_at""";
+			max_distance_km, expand_when_out, desirability, created_at, updated_at, last_active_at""";
 
 	/**
 	 * Ids known to have a profile. Profiles are never deleted, so a yes stays true and
@@ -59,8 +59,9 @@ class JdbcProfileDirectory implements ProfileDirectory {
 		return new Profile(rs.getLong("user_id"), rs.getString("display_name"), Gender.valueOf(rs.getString("gender")),
 				genders(rs.getString("interested_in")), rs.getDate("birth_date").toLocalDate(), rs.getDouble("lat"),
 				rs.getDouble("lon"), rs.getString("geohash"), rs.getInt("age_min"), rs.getInt("age_max"),
-				rs.getInt("max_distance_km"), rs.getDouble("desirability"), rs.getTimestamp("created_at").toInstant(),
-				rs.getTimestamp("updated_at").toInstant(), rs.getTimestamp("last_active_at").toInstant());
+				rs.getInt("max_distance_km"), rs.getBoolean("expand_when_out"), rs.getDouble("desirability"),
+				rs.getTimestamp("created_at").toInstant(), rs.getTimestamp("updated_at").toInstant(),
+				rs.getTimestamp("last_active_at").toInstant());
 	}
 
 	/** MySQL returns a SET column as comma-separated members. */

@@ -10,8 +10,8 @@ import java.util.Set;
  * leaves the service; the public card carries an age and a rounded distance.
  */
 public record Profile(long userId, String displayName, Gender gender, Set<Gender> interestedIn, LocalDate birthDate,
-		double lat, double lon, String geohash, int ageMin, int ageMax, int maxDistanceKm, double desirability,
-		Instant createdAt, Instant updatedAt, Instant lastActiveAt) {
+		double lat, double lon, String geohash, int ageMin, int ageMax, int maxDistanceKm, boolean expandWhenOut,
+		double desirability, Instant createdAt, Instant updatedAt, Instant lastActiveAt) {
 
 	public Profile {
 		interestedIn = Set.copyOf(interestedIn);

@@ -7,6 +7,7 @@ import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -46,6 +47,15 @@ class ProfileController {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
 
+	@GetMapping("/api/profile")
+	@Operation(summary = "Get the caller's own profile",
+			description = "The caller's profile as stored, with its exact location and geohash. 404 `no-profile` "
+					+ "until the caller has saved one.")
+	@Refuses(ProblemType.NO_PROFILE)
+	OwnProfile own(@AuthenticationPrincipal Jwt jwt) {
+		return OwnProfile.of(this.profiles.own(CurrentUser.id(jwt)));
+	}
+
 	@GetMapping("/api/profiles/{userId}")
 	@Operation(summary = "Get someone's profile card",
 			description = "What anyone signed in sees of a person: an age, never the birth date, and the distance "
@@ -61,7 +71,9 @@ class ProfileController {
 			@NotEmpty @Nullable Set<Gender> interestedIn, @NotNull @Past @Nullable LocalDate birthDate,
 			@NotNull @Valid @Nullable Location location, @NotNull @Min(18) @Max(120) @Nullable Integer ageMin,
 			@NotNull @Min(18) @Max(120) @Nullable Integer ageMax,
-			@NotNull @Min(1) @Max(20000) @Nullable Integer maxDistanceKm) {
+			@NotNull @Min(1) @Max(20000) @Nullable Integer maxDistanceKm,
+			@Schema(description = "Once the people within the distance and age preferences are used up, the "
+					+ "deck goes on beyond them, marked `outside_preferences`. Left out: false.") @Nullable Boolean expandWhenOut) {
 
 	}
 
@@ -72,11 +84,12 @@ class ProfileController {
 
 	/** What the owner sees of their own profile (their exact location included). */
 	record OwnProfile(long userId, String displayName, Gender gender, Set<Gender> interestedIn, LocalDate birthDate,
-			Location location, String geohash, int ageMin, int ageMax, int maxDistanceKm) {
+			Location location, String geohash, int ageMin, int ageMax, int maxDistanceKm, boolean expandWhenOut) {
 
 		static OwnProfile of(Profile p) {
 			return new OwnProfile(p.userId(), p.displayName(), p.gender(), p.interestedIn(), p.birthDate(),
-					new Location(p.lat(), p.lon()), p.geohash(), p.ageMin(), p.ageMax(), p.maxDistanceKm());
+					new Location(p.lat(), p.lon()), p.geohash(), p.ageMin(), p.ageMax(), p.maxDistanceKm(),
+					p.expandWhenOut());
 		}
 
 	}

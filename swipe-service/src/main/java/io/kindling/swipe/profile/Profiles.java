@@ -48,17 +48,19 @@ class Profiles {
 		}
 		double lat = Objects.requireNonNull(Objects.requireNonNull(request.location()).lat());
 		double lon = Objects.requireNonNull(request.location().lon());
-		this.jdbc.sql("""
-				INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
-				                      age_min, age_max, max_distance_km, created_at, updated_at, last_active_at)
-				VALUES (:userId, :displayName, :gender, :interestedIn, :birthDate, :lat, :lon, :geohash,
-				        :ageMin, :ageMax, :maxDistanceKm, FROM_UNIXTIME(:now), FROM_UNIXTIME(:now), FROM_UNIXTIME(:now))
-				ON DUPLICATE KEY UPDATE display_name = VALUES(display_name), gender = VALUES(gender),
-				    interested_in = VALUES(interested_in), birth_date = VALUES(birth_date), lat = VALUES(lat),
-				    lon = VALUES(lon), geohash = VALUES(geohash), age_min = VALUES(age_min), age_max = VALUES(age_max),
-				    max_distance_km = VALUES(max_distance_km), updated_at = VALUES(updated_at),
-				    last_active_at = VALUES(last_active_at)
-				""")
+		this.jdbc
+			.sql("""
+					INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
+					                      age_min, age_max, max_distance_km, expand_when_out, created_at, updated_at, last_active_at)
+					VALUES (:userId, :displayName, :gender, :interestedIn, :birthDate, :lat, :lon, :geohash,
+					        :ageMin, :ageMax, :maxDistanceKm, :expandWhenOut, FROM_UNIXTIME(:now), FROM_UNIXTIME(:now),
+					        FROM_UNIXTIME(:now))
+					ON DUPLICATE KEY UPDATE display_name = VALUES(display_name), gender = VALUES(gender),
+					    interested_in = VALUES(interested_in), birth_date = VALUES(birth_date), lat = VALUES(lat),
+					    lon = VALUES(lon), geohash = VALUES(geohash), age_min = VALUES(age_min), age_max = VALUES(age_max),
+					    max_distance_km = VALUES(max_distance_km), expand_when_out = VALUES(expand_when_out), updated_at = VALUES(updated_at),
+					    last_active_at = VALUES(last_active_at)
+					""")
 			.param("userId", userId)
 			.param("displayName", Objects.requireNonNull(request.displayName()).strip())
 			.param("gender", Objects.requireNonNull(request.gender()).name())
@@ -75,9 +77,15 @@ class Profiles {
 			.param("ageMin", ageMin)
 			.param("ageMax", ageMax)
 			.param("maxDistanceKm", Objects.requireNonNull(request.maxDistanceKm()))
+			// left out: false, as for a new profile
+			.param("expandWhenOut", Boolean.TRUE.equals(request.expandWhenOut()))
 			.param("now", SqlTime.epochSeconds(now))
 			.update();
 		return this.directory.find(userId).orElseThrow();
+	}
+
+	Profile own(long userId) {
+		return this.directory.find(userId).orElseThrow(() -> ProfileRefused.noProfile("to read it"));
 	}
 
 	private boolean blockedEitherWay(long viewerId, long userId) {

@@ -96,7 +96,7 @@ public class SuperLikes {
 
 	}
 
-	/** Removes super likes the user has answered; see {@code DeckAssembler}. */
+	/** Removes super likes the user has answered; see {@code DeckService}. */
 	public void consume(long userId, Collection<Long> senders) {
 		if (!senders.isEmpty()) {
 			this.redis.opsForZSet().remove(key(userId), senders.stream().map(String::valueOf).toArray());

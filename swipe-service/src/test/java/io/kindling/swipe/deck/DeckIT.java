@@ -86,7 +86,7 @@ class DeckIT extends DeckTestSupport {
 		assertThat(this.decks.claimRefill(viewer)).isTrue();
 		assertThat(this.decks.claimRefill(viewer)).as("one refill at a time").isFalse();
 		this.decks.discard(viewer, Duration.ofMinutes(1));
-		Card card = new Card(viewer + 1, "late", 30, 1, false, false);
+		DeckEntry card = DeckEntry.of(new Card(viewer + 1, "late", 30, 1, false, false, false));
 		assertThat(this.decks.append(viewer, before.generation(), List.of(card), Duration.ofMinutes(1))).isFalse();
 		assertThat(this.redis.hasKey("deck:{" + viewer + "}")).isFalse();
 		// the lease ended with the dropped refill; one begun now appends

@@ -268,15 +268,26 @@ public abstract class DeckTestSupport {
 
 	/** The user ids of the cards still in the user's stored deck, next first. */
 	protected List<Long> remainingIds(long userId) {
-		return remaining(userId).stream().map((card) -> card.get("user_id").asLong()).toList();
-	}
-
-	/** The same, only the boosted cards. */
-	protected List<Long> remainingBoosted(long userId) {
 		return remaining(userId).stream()
-			.filter((card) -> card.get("boosted").asBoolean())
+			.filter((entry) -> entry.has("user_id"))
 			.map((card) -> card.get("user_id").asLong())
 			.toList();
+	}
+
+	/**
+	 * The boost slots still in the user's stored deck, next first: each slot's candidates
+	 * (one of whom is chosen when the slot is served).
+	 */
+	protected List<List<Long>> remainingBoostSlots(long userId) {
+		List<List<Long>> slots = new ArrayList<>();
+		for (JsonNode entry : remaining(userId)) {
+			if (entry.has("boost_slot")) {
+				List<Long> candidates = new ArrayList<>();
+				entry.get("boost_slot").forEach((card) -> candidates.add(card.get("user_id").asLong()));
+				slots.add(candidates);
+			}
+		}
+		return slots;
 	}
 
 	private List<JsonNode> remaining(long userId) {
