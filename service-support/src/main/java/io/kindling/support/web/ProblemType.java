@@ -104,6 +104,8 @@ public enum ProblemType {
 
 	NO_PROFILE("no-profile", HttpStatus.NOT_FOUND, "No profile"),
 
+	TOO_MANY_LOCATION_CHANGES("too-many-location-changes", HttpStatus.TOO_MANY_REQUESTS, "Too many location changes"),
+
 	NO_SUCH_MATCH("no-such-match", HttpStatus.NOT_FOUND, "No such match"),
 
 	BAD_CURSOR("bad-cursor", HttpStatus.BAD_REQUEST, "Bad cursor"),

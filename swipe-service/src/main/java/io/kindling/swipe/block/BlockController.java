@@ -40,7 +40,8 @@ class BlockController {
 			description = "Hides the two people from each other everywhere (deck, profiles, likes) and ends a match "
 					+ "between them, which both learn as `match_removed`. 201 for a new block, 200 with the "
 					+ "same body when it was there already. 400 `bad-block` without a `user_id` or for the "
-					+ "caller's own, 422 `unknown-target` when they have no profile.")
+					+ "caller's own, 422 `unknown-target` when they have no profile or they blocked the caller "
+					+ "first (nothing is written).")
 	@ApiResponse(responseCode = "201", description = "Blocked", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Blocked before", useReturnTypeSchema = true)
 	@Refuses({ ProblemType.BAD_BLOCK, ProblemType.UNKNOWN_TARGET })

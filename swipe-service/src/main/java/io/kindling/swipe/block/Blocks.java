@@ -4,11 +4,15 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.match.MatchOutbox;
+import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
@@ -44,6 +48,10 @@ public class Blocks {
 
 	private final MatchStore matches;
 
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
+
 	private final ProfileDirectory profiles;
 
 	private final TransactionTemplate transactions;
@@ -52,11 +60,14 @@ public class Blocks {
 
 	private final Clock clock;
 
-	Blocks(JdbcClient jdbc, PairLock pairs, MatchStore matches, ProfileDirectory profiles,
-			TransactionTemplate transactions, ApplicationEventPublisher events, Clock clock) {
+	Blocks(JdbcClient jdbc, PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push,
+			ProfileDirectory profiles, TransactionTemplate transactions, ApplicationEventPublisher events,
+			Clock clock) {
 		this.jdbc = jdbc;
 		this.pairs = pairs;
 		this.matches = matches;
+		this.outbox = outbox;
+		this.push = push;
 		this.profiles = profiles;
 		this.transactions = transactions;
 		this.events = events;
@@ -80,7 +91,10 @@ public class Blocks {
 	/**
 	 * Blocks {@code blockedId} for {@code blockerId}, idempotently, ending their match,
 	 * and runs {@code alsoInTransaction} (given the block's time) in the same
-	 * transaction, so that what it writes exists exactly when the block does.
+	 * transaction, so that what it writes exists exactly when the block does. Someone who
+	 * blocked the caller first is refused as a missing profile is, and nothing is
+	 * written: their block already hides the two from each other, and any other answer
+	 * would tell the caller about it.
 	 */
 	public Blocked block(long blockerId, long blockedId, Consumer<Instant> alsoInTransaction) {
 		if (blockedId <= 0) {
@@ -95,16 +109,14 @@ public class Blocks {
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		Blocked blocked = LockConflicts.retried(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
 			// first: a match being written for this pair finishes before, or sees the
-			// block
+			// block; a block of the pair the other way round waits too
 			this.pairs.lock(blockerId, blockedId);
-			Optional<Instant> existing = this.jdbc.sql("""
-					SELECT created_at FROM user_blocks WHERE user_id = :blocker AND blocked_user_id = :blocked
-					""")
-				.param("blocker", blockerId)
-				.param("blocked", blockedId)
-				.query((rs, row) -> rs.getTimestamp("created_at").toInstant())
-				.optional();
-			if (existing.isEmpty()) {
+			Map<Long, Instant> blocks = blocksBetween(blockerId, blockedId);
+			Instant existing = blocks.get(blockerId);
+			if (existing == null && blocks.containsKey(blockedId)) {
+				throw BlockRefused.unknownUser(blockedId);
+			}
+			if (existing == null) {
 				this.jdbc.sql("""
 						INSERT INTO user_blocks (user_id, blocked_user_id, created_at)
 						VALUES (:blocker, :blocked, FROM_UNIXTIME(:now))
@@ -114,10 +126,12 @@ public class Blocks {
 					.param("now", SqlTime.epochSeconds(now))
 					.update();
 			}
-			MatchRemoved ended = this.matches.endBetween(blockerId, blockedId, blockerId, RemovalReason.BLOCKED, now)
-				.orElse(null);
+			Optional<MatchRemoved> ended = this.matches.endBetween(blockerId, blockedId, blockerId,
+					RemovalReason.BLOCKED, now);
+			ended.ifPresent(this.outbox::matchRemoved);
+			ended.ifPresent(this.push::removed);
 			alsoInTransaction.accept(now);
-			return new Blocked(existing.isEmpty(), existing.orElse(now), ended);
+			return new Blocked(existing == null, (existing != null) ? existing : now, ended.orElse(null));
 		})));
 		if (blocked.endedMatch() != null) {
 			try {
@@ -130,6 +144,20 @@ public class Blocks {
 			}
 		}
 		return blocked;
+	}
+
+	/** The blocks between the two, by blocker: when each blocked the other. */
+	private Map<Long, Instant> blocksBetween(long userA, long userB) {
+		return this.jdbc.sql("""
+				SELECT user_id, created_at FROM user_blocks
+				WHERE (user_id = :a AND blocked_user_id = :b) OR (user_id = :b AND blocked_user_id = :a)
+				""")
+			.param("a", userA)
+			.param("b", userB)
+			.query((rs, row) -> Map.entry(rs.getLong("user_id"), rs.getTimestamp("created_at").toInstant()))
+			.list()
+			.stream()
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
 	}
 
 	/**

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 
 import io.kindling.swipe.deck.Candidate.Fit;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
 
 /**
@@ -31,12 +32,13 @@ final class DeckPlan {
 	 * @param organicPerBoost cards before each boost slot
 	 * @param maxBoosted boost slots per deck at most
 	 * @param maxExpandKm how far an expanding deck reaches
+	 * @param grid the cells between whose centres a card's distance is shown
 	 */
-	record Rules(int size, int organicPerBoost, int maxBoosted, int maxExpandKm) {
+	record Rules(int size, int organicPerBoost, int maxBoosted, int maxExpandKm, LocationGrid grid) {
 
-		static Rules of(DeckProperties settings) {
-			return new Rules(settings.size(), settings.organicPerBoost(), settings.maxBoosted(),
-					settings.maxExpandKm());
+		static Rules of(DeckProperties settings, LocationGrid grid) {
+			return new Rules(settings.size(), settings.organicPerBoost(), settings.maxBoosted(), settings.maxExpandKm(),
+					grid);
 		}
 
 	}
@@ -78,7 +80,7 @@ final class DeckPlan {
 		for (Candidate candidate : in.superLikers()) {
 			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today())) {
 				taken.add(candidate.userId());
-				superLikers.add(card(candidate, in, Fit.WITHIN, true));
+				superLikers.add(card(candidate, in, rules, Fit.WITHIN, true));
 			}
 		}
 		List<Long> notShown = new ArrayList<>();
@@ -94,7 +96,7 @@ final class DeckPlan {
 			}
 			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today())) {
 				taken.add(candidate.userId());
-				organic.add(card(candidate, in, Fit.WITHIN, false));
+				organic.add(card(candidate, in, rules, Fit.WITHIN, false));
 			}
 		}
 		boolean expanded = false;
@@ -103,7 +105,10 @@ final class DeckPlan {
 			for (Candidate candidate : in.beyond()) {
 				Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm());
 				if (fit != Fit.WITHIN && fit != Fit.NONE && !taken.contains(candidate.userId())) {
-					outside.putIfAbsent(candidate.userId(), new Placed(candidate, fit, candidate.distanceKm(viewer)));
+					// nearest first by the cells' centres: the order says no more than
+					// the figure
+					outside.putIfAbsent(candidate.userId(), new Placed(candidate, fit,
+							rules.grid().distanceKm(viewer.lat(), viewer.lon(), candidate.lat(), candidate.lon())));
 				}
 			}
 			List<Placed> nearestFirst = new ArrayList<>(outside.values());
@@ -115,7 +120,7 @@ final class DeckPlan {
 					break;
 				}
 				taken.add(placed.candidate().userId());
-				organic.add(card(placed.candidate(), in, placed.fit(), false));
+				organic.add(card(placed.candidate(), in, rules, placed.fit(), false));
 				expanded = true;
 			}
 		}
@@ -128,7 +133,7 @@ final class DeckPlan {
 			Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm());
 			// an expanding deck's boosts reach as far as its other cards
 			if (fit == Fit.WITHIN || (expanded && fit != Fit.NONE)) {
-				boostCandidates.add(card(candidate, in, fit, false).asBoosted());
+				boostCandidates.add(card(candidate, in, rules, fit, false).asBoosted());
 			}
 		}
 		// about one per organic-per-boost cards; a sparse area still gets one
@@ -164,8 +169,9 @@ final class DeckPlan {
 		return new Plan(entries, notShown);
 	}
 
-	private static Card card(Candidate candidate, Inputs in, Fit fit, boolean superLiker) {
-		long distance = Math.max(1, Math.round(candidate.distanceKm(in.viewer())));
+	private static Card card(Candidate candidate, Inputs in, Rules rules, Fit fit, boolean superLiker) {
+		long distance = rules.grid()
+			.shownDistanceKm(in.viewer().lat(), in.viewer().lon(), candidate.lat(), candidate.lon());
 		return new Card(candidate.userId(), candidate.displayName(), candidate.ageOn(in.today()), distance, superLiker,
 				false, fit != Fit.WITHIN);
 	}

@@ -11,10 +11,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 
 import io.kindling.swipe.boost.Boosts;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.superlike.SuperLikes;
+import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import jakarta.annotation.PreDestroy;
@@ -53,12 +55,15 @@ class DeckService {
 
 	private final Boosts boosts;
 
+	private final DeckPlan.Rules rules;
+
 	/** Background refills: short, each waiting on Redis and MySQL. */
 	private final ExecutorService refills = Executors
 		.newThreadPerTaskExecutor(Thread.ofVirtual().name("deck-refill-", 0).factory());
 
 	DeckService(DeckStore store, DeckReads reads, CandidateQueries queries, ProfileDirectory profiles,
-			DeckProperties properties, Clock clock, SearchAreas areas, SuperLikes superLikes, Boosts boosts) {
+			DeckProperties properties, Clock clock, SearchAreas areas, SuperLikes superLikes, Boosts boosts,
+			LocationGrid grid) {
 		this.store = store;
 		this.reads = reads;
 		this.queries = queries;
@@ -68,6 +73,7 @@ class DeckService {
 		this.areas = areas;
 		this.superLikes = superLikes;
 		this.boosts = boosts;
+		this.rules = DeckPlan.Rules.of(properties, grid);
 	}
 
 	List<Card> next(long userId, int limit) {
@@ -114,7 +120,7 @@ class DeckService {
 	 */
 	private List<DeckEntry> assemble(Profile viewer, Set<Long> waiting) {
 		DeckReads.Read read = this.reads.read(viewer, this.clock.instant(), waiting);
-		DeckPlan.Plan plan = DeckPlan.plan(read.inputs(), DeckPlan.Rules.of(this.settings));
+		DeckPlan.Plan plan = DeckPlan.plan(read.inputs(), this.rules);
 		if (read.precision() != read.lastPrecision()) {
 			this.areas.remember(viewer, read.precision());
 		}
@@ -260,7 +266,7 @@ class DeckService {
 
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		if ("SUPER_LIKE".equals(swipe.action())) {
+		if (swipe.action() == Action.SUPER_LIKE) {
 			// the target's next page is assembled anew, with this super liker on top
 			this.store.discard(swipe.targetUserId(), this.settings.ttl());
 		}

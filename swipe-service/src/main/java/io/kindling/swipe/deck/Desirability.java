@@ -10,6 +10,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.stream.Stream;
 
+import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import jakarta.annotation.PreDestroy;
 import org.slf4j.Logger;
@@ -71,7 +72,7 @@ class Desirability implements SchedulingConfigurer {
 
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		Game game = new Game(swipe.userId(), swipe.targetUserId(), "PASS".equals(swipe.action()) ? 0 : 1);
+		Game game = new Game(swipe.userId(), swipe.targetUserId(), (swipe.action() == Action.PASS) ? 0 : 1);
 		if (!this.games.offer(game)) {
 			// the queue is full (the database is far behind): this request waits for a
 			// batch instead of dropping its game

@@ -19,7 +19,7 @@ import tools.jackson.databind.json.JsonMapper;
  * a late duplicate slipped past the retention.
  */
 @Component
-class MatchOutbox {
+public class MatchOutbox {
 
 	static final String MATCH_CREATED = "MATCH_CREATED";
 
@@ -34,7 +34,8 @@ class MatchOutbox {
 		this.json = json;
 	}
 
-	void matchCreated(MatchRef match, Instant now) {
+	/** A match was written in the current transaction. */
+	public void matchCreated(MatchRef match, Instant now) {
 		UUID eventId = eventId(match.matchId(), MATCH_CREATED);
 		String key = eventKey(match);
 		this.outbox
@@ -44,18 +45,23 @@ class MatchOutbox {
 					now));
 	}
 
-	void matchRemoved(MatchRef match, Instant removedAt, long removedBy, RemovalReason reason) {
-		UUID eventId = eventId(match.matchId(), MATCH_REMOVED);
-		String key = eventKey(match);
+	/** A match was ended in the current transaction. */
+	public void matchRemoved(MatchRemoved removed) {
+		UUID eventId = eventId(removed.matchId(), MATCH_REMOVED);
+		String key = eventKey(removed.userId1(), removed.userId2());
 		this.outbox.append(new OutboxEvent(eventId, MATCH_REMOVED, key,
-				this.json.writeValueAsString(new MatchRemovedPayload(eventId, MATCH_REMOVED, key, match.matchId(),
-						List.of(match.userId1(), match.userId2()), match.matchedAt(), removedAt, removedBy,
-						reason.name(), removedAt)),
-				removedAt));
+				this.json.writeValueAsString(new MatchRemovedPayload(eventId, MATCH_REMOVED, key, removed.matchId(),
+						List.of(removed.userId1(), removed.userId2()), removed.matchedAt(), removed.removedAt(),
+						removed.removedBy(), removed.reason().name(), removed.removedAt())),
+				removed.removedAt()));
 	}
 
 	static String eventKey(MatchRef match) {
-		return match.userId1() + ":" + match.userId2();
+		return eventKey(match.userId1(), match.userId2());
+	}
+
+	private static String eventKey(long userId1, long userId2) {
+		return userId1 + ":" + userId2;
 	}
 
 	static UUID eventId(long matchId, String type) {

@@ -1,5 +1,6 @@
 package io.kindling.swipe.match;
 
+import java.time.Instant;
 import java.util.List;
 
 import io.kindling.swipe.match.Matches.MatchView;
@@ -27,25 +28,25 @@ public class MatchPush {
 		this.events = events;
 	}
 
-	/** A match was written in the current transaction (the first time, not again). */
-	void created(MatchRef match) {
-		sendAfterCommit(MATCH_CREATED, match);
+	/**
+	 * A match was written in the current transaction: call it in that transaction, the
+	 * first time only ({@link MatchStore.Created#isNew}).
+	 */
+	public void created(MatchRef match) {
+		sendAfterCommit(MATCH_CREATED, match.matchId(), match.userId1(), match.userId2(), match.matchedAt());
 	}
 
 	/**
 	 * The match was ended (unmatched, blocked) in the current transaction: call it in
 	 * that transaction, once per match ended.
 	 */
-	public void removed(MatchRef match) {
-		sendAfterCommit(MATCH_REMOVED, match);
+	public void removed(MatchRemoved removed) {
+		sendAfterCommit(MATCH_REMOVED, removed.matchId(), removed.userId1(), removed.userId2(), removed.matchedAt());
 	}
 
-	private void sendAfterCommit(String type, MatchRef match) {
-		this.events.sendAfterCommit(List.of(
-				new UserEvent(match.userId1(), type,
-						new MatchView(match.matchId(), match.userId2(), match.matchedAt())),
-				new UserEvent(match.userId2(), type,
-						new MatchView(match.matchId(), match.userId1(), match.matchedAt()))));
+	private void sendAfterCommit(String type, long matchId, long userId1, long userId2, Instant matchedAt) {
+		this.events.sendAfterCommit(List.of(new UserEvent(userId1, type, new MatchView(matchId, userId2, matchedAt)),
+				new UserEvent(userId2, type, new MatchView(matchId, userId1, matchedAt))));
 	}
 
 }

@@ -5,8 +5,8 @@ import java.time.Instant;
 /**
  * A match ended (unmatch or block), published once inside the service after the
  * transaction that ended it committed, for listeners that act on it there. Its
- * {@code MATCH_REMOVED} outbox row and the push to the two people's event streams
- * ({@link MatchPush}) were written or queued in that transaction.
+ * {@code MATCH_REMOVED} outbox row ({@link MatchOutbox}) and the push to the two people's
+ * event streams ({@link MatchPush}) were written or queued in that transaction.
  *
  * @param userId1 the lower user id of the pair
  * @param userId2 the higher one

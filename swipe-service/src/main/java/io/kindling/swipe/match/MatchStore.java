@@ -12,33 +12,34 @@ import org.springframework.stereotype.Repository;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The {@code matches} table and its {@code MATCH_CREATED} and {@code MATCH_REMOVED}
- * outbox rows, written together in the caller's transaction; a new match and an ended one
- * are pushed to both people once it commits.
+ * The {@code matches} table, as SQL, in the caller's transaction. Its effects elsewhere
+ * are the caller's to write in that transaction, each by name: the outbox row
+ * ({@link MatchOutbox}) and the push to both people ({@link MatchPush}).
  */
 @Repository
 public class MatchStore {
 
 	private final JdbcClient jdbc;
 
-	private final MatchOutbox outbox;
-
-	private final MatchPush push;
-
-	MatchStore(JdbcClient jdbc, MatchOutbox outbox, MatchPush push) {
+	MatchStore(JdbcClient jdbc) {
 		this.jdbc = jdbc;
-		this.outbox = outbox;
-		this.push = push;
+	}
+
+	/**
+	 * @param match the pair's match
+	 * @param isNew whether this call inserted it (the one call that pushes it)
+	 */
+	public record Created(MatchRef match, boolean isNew) {
+
 	}
 
 	/**
 	 * Idempotent match insertion: one row per unordered pair however many requests race
-	 * here, one {@code MATCH_CREATED} row for it, and one push, from the call that
-	 * inserted the row. The row is read with a locking read (the insert holds its lock
-	 * already), which sees it even when another transaction committed it after this one's
-	 * snapshot began.
+	 * here; {@link Created#isNew} is true for the one call that inserted it. The row is
+	 * read with a locking read (the insert holds its lock already), which sees it even
+	 * when another transaction committed it after this one's snapshot began.
 	 */
-	public MatchRef createIfAbsent(long userA, long userB, Instant now) {
+	public Created createIfAbsent(long userA, long userB, Instant now) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
 			throw new IllegalStateException("a match and its outbox row are written in one transaction");
 		}
@@ -56,11 +57,7 @@ public class MatchStore {
 				WHERE user_id_1 = :low AND user_id_2 = :high
 				FOR UPDATE
 				""").param("low", low).param("high", high).query(MatchStore::ref).single();
-		this.outbox.matchCreated(match, now);
-		if (inserted == 1) {
-			this.push.created(match);
-		}
-		return match;
+		return new Created(match, inserted == 1);
 	}
 
 	/**
@@ -80,9 +77,9 @@ public class MatchStore {
 
 	/**
 	 * Ends the pair's live match, if it has one, in the caller's transaction: soft (the
-	 * row stays, so the pair never matches again), with its {@code MATCH_REMOVED} row.
-	 * @return the removal, for the caller to publish after commit; empty when there was
-	 * no live match
+	 * row stays, so the pair never matches again).
+	 * @return the removal, for the caller's outbox row and push; empty when there was no
+	 * live match
 	 */
 	public Optional<MatchRemoved> endBetween(long userA, long userB, long removedBy, RemovalReason reason,
 			Instant now) {
@@ -101,10 +98,7 @@ public class MatchStore {
 			.map((match) -> end(match, removedBy, reason, now));
 	}
 
-	/**
-	 * Ends a live match the caller has locked, with its {@code MATCH_REMOVED} row and its
-	 * push, whatever the reason (unmatch, block).
-	 */
+	/** Ends a live match the caller has locked, whatever the reason (unmatch, block). */
 	MatchRemoved end(MatchRef match, long removedBy, RemovalReason reason, Instant now) {
 		this.jdbc.sql("""
 				UPDATE matches SET removed_at = FROM_UNIXTIME(:now), removed_by = :removedBy, removal_reason = :reason
@@ -115,8 +109,6 @@ public class MatchStore {
 			.param("reason", reason.name())
 			.param("matchId", match.matchId())
 			.update();
-		this.outbox.matchRemoved(match, now, removedBy, reason);
-		this.push.removed(match);
 		return new MatchRemoved(match.matchId(), match.userId1(), match.userId2(), match.matchedAt(), now, removedBy,
 				reason);
 	}

@@ -30,6 +30,10 @@ class Matches {
 
 	private final MatchStore store;
 
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
+
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
@@ -38,10 +42,12 @@ class Matches {
 
 	private final Clock clock;
 
-	Matches(JdbcClient jdbc, MatchStore store, TransactionTemplate transactions, ApplicationEventPublisher events,
-			MatchThreads threads, Clock clock) {
+	Matches(JdbcClient jdbc, MatchStore store, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
+			ApplicationEventPublisher events, MatchThreads threads, Clock clock) {
 		this.jdbc = jdbc;
 		this.store = store;
+		this.outbox = outbox;
+		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
 		this.threads = threads;
@@ -113,7 +119,10 @@ class Matches {
 				return null;
 			}
 			Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-			return this.store.end(match.match(), userId, RemovalReason.UNMATCHED, now);
+			MatchRemoved ended = this.store.end(match.match(), userId, RemovalReason.UNMATCHED, now);
+			this.outbox.matchRemoved(ended);
+			this.push.removed(ended);
+			return ended;
 		});
 		if (removed != null) {
 			try {

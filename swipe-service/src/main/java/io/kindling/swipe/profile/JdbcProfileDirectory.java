@@ -55,6 +55,19 @@ class JdbcProfileDirectory implements ProfileDirectory {
 		return exists;
 	}
 
+	@Override
+	public boolean visibleTo(long viewerId, long userId) {
+		return exists(userId) && this.jdbc
+			.sql("""
+					SELECT COUNT(*) FROM user_blocks
+					WHERE (user_id = :viewerId AND blocked_user_id = :userId) OR (user_id = :userId AND blocked_user_id = :viewerId)
+					""")
+			.param("viewerId", viewerId)
+			.param("userId", userId)
+			.query(Long.class)
+			.single() == 0;
+	}
+
 	static Profile profile(ResultSet rs, int row) throws SQLException {
 		return new Profile(rs.getLong("user_id"), rs.getString("display_name"), Gender.valueOf(rs.getString("gender")),
 				genders(rs.getString("interested_in")), rs.getDate("birth_date").toLocalDate(), rs.getDouble("lat"),

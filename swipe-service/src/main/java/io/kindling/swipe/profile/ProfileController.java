@@ -41,8 +41,9 @@ class ProfileController {
 	@Operation(summary = "Create or replace the caller's profile",
 			description = "Saves the whole profile and answers it as stored, with its exact location and geohash. "
 					+ "422 `too-young` for a birth date under 18 years ago, 400 `bad-age-range` when `age_min` "
-					+ "is above `age_max`.")
-	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE })
+					+ "is above `age_max`, 429 `too-many-location-changes` with `Retry-After` when the location "
+					+ "moves to another grid cell more often than the hourly limit allows (nothing is saved).")
+	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE, ProblemType.TOO_MANY_LOCATION_CHANGES })
 	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
@@ -59,9 +60,9 @@ class ProfileController {
 	@GetMapping("/api/profiles/{userId}")
 	@Operation(summary = "Get someone's profile card",
 			description = "What anyone signed in sees of a person: an age, never the birth date, and the distance "
-					+ "from the caller in whole kilometres (null while the caller has no profile), never a "
-					+ "location. 404 `no-such-profile` when there is no such profile or either of the two "
-					+ "blocked the other.")
+					+ "from the caller in whole kilometres between the centres of the two people's grid cells "
+					+ "(about 1 km; null while the caller has no profile), never a location. 404 "
+					+ "`no-such-profile` when there is no such profile or either of the two blocked the other.")
 	@Refuses(ProblemType.NO_SUCH_PROFILE)
 	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		return this.profiles.card(CurrentUser.id(jwt), userId);
@@ -96,7 +97,7 @@ class ProfileController {
 
 	/**
 	 * What anyone signed in sees: an age, never the birth date; a whole-kilometre
-	 * distance from the viewer, never a location.
+	 * distance from the viewer between the centres of their grid cells, never a location.
 	 */
 	record ProfileCard(long userId, String displayName, Gender gender, int age, @Nullable Integer distanceKm) {
 

@@ -11,6 +11,7 @@ import java.util.stream.Collectors;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.ProfileController.ProfileCard;
 import io.kindling.swipe.profile.ProfileController.ProfileRequest;
 
@@ -26,11 +27,21 @@ class Profiles {
 
 	private final ProfileDirectory directory;
 
+	private final LocationGrid grid;
+
+	private final LocationChangeScript locationChanges;
+
+	private final ProfileProperties properties;
+
 	private final Clock clock;
 
-	Profiles(JdbcClient jdbc, ProfileDirectory directory, Clock clock) {
+	Profiles(JdbcClient jdbc, ProfileDirectory directory, LocationGrid grid, LocationChangeScript locationChanges,
+			ProfileProperties properties, Clock clock) {
 		this.jdbc = jdbc;
 		this.directory = directory;
+		this.grid = grid;
+		this.locationChanges = locationChanges;
+		this.properties = properties;
 		this.clock = clock;
 	}
 
@@ -48,6 +59,9 @@ class Profiles {
 		}
 		double lat = Objects.requireNonNull(Objects.requireNonNull(request.location()).lat());
 		double lon = Objects.requireNonNull(request.location().lon());
+		if (movesToAnotherCell(userId, lat, lon)) {
+			countLocationChange(userId, now);
+		}
 		this.jdbc
 			.sql("""
 					INSERT INTO profiles (user_id, display_name, gender, interested_in, birth_date, lat, lon, geohash,
@@ -88,16 +102,32 @@ class Profiles {
 		return this.directory.find(userId).orElseThrow(() -> ProfileRefused.noProfile("to read it"));
 	}
 
-	private boolean blockedEitherWay(long viewerId, long userId) {
-		return this.jdbc
-			.sql("""
-					SELECT COUNT(*) FROM user_blocks
-					WHERE (user_id = :viewerId AND blocked_user_id = :userId) OR (user_id = :userId AND blocked_user_id = :viewerId)
-					""")
-			.param("viewerId", viewerId)
-			.param("userId", userId)
-			.query(Long.class)
-			.single() > 0;
+	/**
+	 * Whether the profile exists and this location is in another grid cell: a move within
+	 * the cell changes nothing anyone else can learn (every distance shown is between
+	 * cell centres), so a phone's jitter costs nothing, while each step of an attacker
+	 * walking their own account across the grid does.
+	 */
+	private boolean movesToAnotherCell(long userId, double lat, double lon) {
+		return this.directory.find(userId)
+			.filter((stored) -> !this.grid.cellOf(stored.lat(), stored.lon()).equals(this.grid.cellOf(lat, lon)))
+			.isPresent();
+	}
+
+	/**
+	 * Counts a move against {@code location-changes-per-hour}, or refuses the whole save.
+	 * Counted before the save: a save that then fails has used up one change, and two
+	 * racing saves count two, which errs on the side of the limit.
+	 */
+	private void countLocationChange(long userId, Instant now) {
+		int perHour = this.properties.locationChangesPerHour();
+		if (perHour == 0) {
+			return;
+		}
+		LocationChangeScript.Taken taken = this.locationChanges.take(userId, now, perHour);
+		if (!taken.counted()) {
+			throw ProfileRefused.tooManyLocationChanges(perHour, taken.retryAfter());
+		}
 	}
 
 	/**
@@ -106,12 +136,11 @@ class Profiles {
 	 */
 	ProfileCard card(long viewerId, long userId) {
 		Profile profile = this.directory.find(userId)
-			.filter((found) -> !blockedEitherWay(viewerId, userId))
+			.filter((found) -> this.directory.visibleTo(viewerId, userId))
 			.orElseThrow(() -> new ProfileRefused(ProfileRefused.Reason.NO_SUCH_PROFILE,
 					"User " + userId + " has no profile."));
 		Integer distanceKm = this.directory.find(viewerId)
-			.map((viewer) -> (int) Math.max(1,
-					Math.round(Geohash.distanceKm(viewer.lat(), viewer.lon(), profile.lat(), profile.lon()))))
+			.map((viewer) -> this.grid.shownDistanceKm(viewer.lat(), viewer.lon(), profile.lat(), profile.lon()))
 			.orElse(null);
 		return new ProfileCard(profile.userId(), profile.displayName(), profile.gender(),
 				profile.ageOn(LocalDate.ofInstant(this.clock.instant(), ZoneOffset.UTC)), distanceKm);

@@ -28,8 +28,8 @@ class ReportController {
 			description = "Files a report for the moderators, with a `reason` from a fixed list and optional "
 					+ "`details` (at most 1,000 characters), and blocks the person as `POST /api/blocks` does. "
 					+ "Every report is kept, a second one about the same person too. 422 `unknown-target` when "
-					+ "they have no profile.")
-	@Refuses(ProblemType.BAD_REPORT)
+					+ "they have no profile or they blocked the caller first (nothing is written).")
+	@Refuses({ ProblemType.BAD_REPORT, ProblemType.UNKNOWN_TARGET })
 	@ResponseStatus(HttpStatus.CREATED)
 	Reports.Report report(@AuthenticationPrincipal Jwt jwt, @RequestBody ReportRequest request) {
 		return this.reports.report(CurrentUser.id(jwt), request.userId(), request.reason(), request.details());

@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 
@@ -24,8 +25,6 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class SuperLikes {
-
-	private static final String SUPER_LIKE = "SUPER_LIKE";
 
 	private final StringRedisTemplate redis;
 
@@ -110,7 +109,7 @@ public class SuperLikes {
 	 */
 	@EventListener
 	void on(SwipeRecorded swipe) {
-		if (SUPER_LIKE.equals(swipe.action())) {
+		if (swipe.action() == Action.SUPER_LIKE) {
 			long expiry = this.clock.millis() + this.properties.superLikeTtl().toMillis();
 			this.redis.opsForZSet().add(key(swipe.targetUserId()), String.valueOf(swipe.userId()), expiry);
 			// the newest super like outlives every older one: the set goes when they all
@@ -121,7 +120,7 @@ public class SuperLikes {
 
 	@EventListener
 	void on(SwipeRewound rewind) {
-		if (SUPER_LIKE.equals(rewind.action())) {
+		if (rewind.action() == Action.SUPER_LIKE) {
 			this.redis.opsForZSet().remove(key(rewind.targetUserId()), String.valueOf(rewind.userId()));
 		}
 	}

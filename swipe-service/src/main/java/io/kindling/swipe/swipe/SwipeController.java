@@ -46,7 +46,8 @@ class SwipeController {
 					+ "gets the same answer with `Idempotent-Replayed: true`, the same key with another body is "
 					+ "409 `idempotency-key-reused`. 409 `already-swiped` while a swipe on that person stands "
 					+ "(rewind first), 429 `daily-limit-reached` with `Retry-After` once today's likes or super "
-					+ "likes are used up, 422 `unknown-target` when the target has no profile.")
+					+ "likes are used up (a rewound one still counts), 422 `unknown-target` when the target has no "
+					+ "profile or either of the two blocked the other.")
 	@Refuses({ ProblemType.BAD_IDEMPOTENCY_KEY, ProblemType.BAD_SWIPE, ProblemType.SELF_SWIPE,
 			ProblemType.UNKNOWN_TARGET, ProblemType.ALREADY_SWIPED, ProblemType.IDEMPOTENCY_KEY_REUSED,
 			ProblemType.DAILY_LIMIT_REACHED })

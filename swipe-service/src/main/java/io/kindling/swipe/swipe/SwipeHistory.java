@@ -33,27 +33,6 @@ class SwipeHistory {
 	}
 
 	/**
-	 * How many swipes of this kind the user made since {@code dayStart} and still stands
-	 * by, counted up to {@code limit} at most (that is all a limit check needs).
-	 */
-	int countSince(long userId, Action action, Instant dayStart, int limit) {
-		return this.jdbc
-			.sql("""
-					SELECT COUNT(*) FROM (
-					  SELECT 1 FROM swipe_history
-					  WHERE user_id = :userId AND action = :action AND created_at >= FROM_UNIXTIME(:dayStart) AND undone_at IS NULL
-					  LIMIT :limit
-					) today
-					""")
-			.param("userId", userId)
-			.param("action", action.name())
-			.param("dayStart", SqlTime.epochSeconds(dayStart))
-			.param("limit", limit)
-			.query(Integer.class)
-			.single();
-	}
-
-	/**
 	 * TX 1's insert, committed on its own before Redis is asked: stores the swipe unless
 	 * the key is known. A PASS is final the moment it is stored
 	 * ({@code response_status = 0}); a like stays NULL until decided. The row needs no

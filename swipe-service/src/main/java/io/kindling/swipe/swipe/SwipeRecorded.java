@@ -7,9 +7,7 @@ import java.time.Instant;
  * after its transaction committed and before its match is decided. Listeners run on the
  * request thread: they must be quick, and a listener's failure is logged, not returned to
  * the swiper, since the swipe itself is already stored.
- *
- * @param action {@code LIKE}, {@code PASS} or {@code SUPER_LIKE}
  */
-public record SwipeRecorded(long userId, long targetUserId, String action, Instant at) {
+public record SwipeRecorded(long userId, long targetUserId, Action action, Instant at) {
 
 }

@@ -4,10 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.HexFormat;
 import java.util.Objects;
@@ -15,27 +12,28 @@ import java.util.OptionalLong;
 
 import io.kindling.swipe.block.LockConflicts;
 import io.kindling.swipe.block.PairLock;
+import io.kindling.swipe.match.MatchOutbox;
+import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The swipe write path: TX 1 makes the swipe durable, the mutual-like script is the fast
- * path that tells whether the pair just matched, TX 2 writes the match with its outbox
- * row. MySQL decides whenever Redis cannot be trusted to know, so a lost Redis never
- * loses or invents a match; every step is idempotent, so a retry, a concurrent duplicate
- * and the reconciler all finish a swipe the same way.
+ * The swipe write path: TX 1 makes the swipe durable (and counts it against the day's
+ * limit, in the same transaction), the mutual-like script is the fast path that tells
+ * whether the pair just matched, TX 2 writes the match with its outbox row and its push.
+ * MySQL decides whenever Redis cannot be trusted to know, so a lost Redis never loses or
+ * invents a match; every step is idempotent, so a retry, a concurrent duplicate and the
+ * reconciler all finish a swipe the same way.
  */
 @Service
 class Swipes {
@@ -44,39 +42,42 @@ class Swipes {
 
 	private final SwipeHistory history;
 
+	private final DailyLimits limits;
+
 	private final ProfileDirectory profiles;
 
 	private final MutualLikeScript mutualLike;
 
+	private final PairLock pairs;
+
 	private final MatchStore matches;
 
-	private final PairLock pairs;
+	private final MatchOutbox outbox;
+
+	private final MatchPush push;
 
 	private final TransactionTemplate transactions;
 
 	private final ApplicationEventPublisher events;
 
-	private final SwipeProperties properties;
-
 	private final Clock clock;
-
-	private final SwipeSteps steps;
 
 	private final Counter redisFallbacks;
 
-	Swipes(SwipeHistory history, ProfileDirectory profiles, MutualLikeScript mutualLike, MatchStore matches,
-			PairLock pairs, TransactionTemplate transactions, ApplicationEventPublisher events,
-			SwipeProperties properties, Clock clock, ObjectProvider<SwipeSteps> steps, MeterRegistry meters) {
+	Swipes(SwipeHistory history, DailyLimits limits, ProfileDirectory profiles, MutualLikeScript mutualLike,
+			PairLock pairs, MatchStore matches, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
+			ApplicationEventPublisher events, Clock clock, MeterRegistry meters) {
 		this.history = history;
+		this.limits = limits;
 		this.profiles = profiles;
 		this.mutualLike = mutualLike;
-		this.matches = matches;
 		this.pairs = pairs;
+		this.matches = matches;
+		this.outbox = outbox;
+		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
-		this.properties = properties;
 		this.clock = clock;
-		this.steps = steps.getIfAvailable(() -> SwipeSteps.NONE);
 		this.redisFallbacks = Counter.builder("kindling.swipe.redis.fallbacks")
 			.description("Mutual-like decisions made by MySQL because Redis was unreachable")
 			.register(meters);
@@ -92,14 +93,16 @@ class Swipes {
 		}
 		Instant now = now();
 		String requestHash = requestHash(userId, targetUserId, action);
-		SwipeRefused refusal = refusal(userId, targetUserId, action, now);
-		if (refusal != null) {
-			// a retry of an accepted swipe is answered as before, whatever changed since
-			SwipeRow known = this.history.find(userId, requestId).orElseThrow(() -> refusal);
+		if (!this.profiles.visibleTo(userId, targetUserId)) {
+			// someone who blocked you is answered as someone who does not exist, and
+			// nothing of theirs changes; a retry of an accepted swipe is answered as
+			// before, whatever changed since
+			SwipeRow known = this.history.find(userId, requestId)
+				.orElseThrow(() -> SwipeRefusals.unknownTarget(targetUserId));
 			return replay(known, requestHash);
 		}
 		OptionalLong inserted = LockConflicts
-			.retried(() -> this.history.insert(requestId, requestHash, userId, targetUserId, action, now));
+			.retried(() -> firstTransaction(requestId, requestHash, userId, targetUserId, action, now));
 		if (inserted.isEmpty()) {
 			// a known key (the unique-key check waited for its writer's commit), or an
 			// active swipe on the same target under another key
@@ -113,28 +116,27 @@ class Swipes {
 		if (!action.isLike()) {
 			return new Outcome(swipe.response(), false);
 		}
-		this.steps.afterFirstTransaction(swipe);
 		return new Outcome(finish(swipe).response(), false);
 	}
 
 	/**
-	 * Why a new swipe would be refused before it is written, or null. "Already swiped" is
-	 * not asked here: the insert's unique key answers it atomically.
+	 * TX 1: the swipe's insert, and for a limited action its count for the day in the
+	 * same transaction, refused (and the insert rolled back) past the limit. A known key
+	 * or an active swipe on the target inserts nothing and counts nothing. A swipe
+	 * without a limit is the insert alone, committed on its own.
 	 */
-	private @Nullable SwipeRefused refusal(long userId, long targetUserId, Action action, Instant now) {
-		if (!this.profiles.exists(targetUserId)) {
-			return SwipeRefusals.unknownTarget(targetUserId);
+	private OptionalLong firstTransaction(String requestId, String requestHash, long userId, long targetUserId,
+			Action action, Instant now) {
+		if (this.limits.limitOf(action) == 0) {
+			return this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
 		}
-		int limit = switch (action) {
-			case LIKE -> this.properties.dailyLikes();
-			case SUPER_LIKE -> this.properties.dailySuperLikes();
-			case PASS -> 0;
-		};
-		Instant dayStart = startOfDay(now);
-		if (limit > 0 && this.history.countSince(userId, action, dayStart, limit) >= limit) {
-			return SwipeRefusals.dailyLimit(action, limit, Duration.between(now, dayStart.plus(Duration.ofDays(1))));
-		}
-		return null;
+		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+			OptionalLong inserted = this.history.insert(requestId, requestHash, userId, targetUserId, action, now);
+			if (inserted.isPresent() && !this.limits.take(userId, action, now)) {
+				throw SwipeRefusals.dailyLimit(action, this.limits.limitOf(action), DailyLimits.untilReset(now));
+			}
+			return inserted;
+		}));
 	}
 
 	/**
@@ -172,7 +174,6 @@ class Swipes {
 			this.redisFallbacks.increment();
 			log.debug("mutual-like script failed, deciding from swipe_history", redisUnavailable);
 		}
-		this.steps.afterScript(swipe);
 		if (redisSaysMutual) {
 			return secondTransaction(swipe);
 		}
@@ -186,10 +187,10 @@ class Swipes {
 	}
 
 	/**
-	 * TX 2: the match, this swipe's answer and the MATCH_CREATED row together. The pair's
-	 * two rows are locked in user-id order, so the two sides of a simultaneous match
-	 * queue up instead of deadlocking, and a like cannot be rewound while its match is
-	 * written.
+	 * TX 2: the match, this swipe's answer, the MATCH_CREATED row and the push (sent once
+	 * it commits) together. The pair's two rows are locked in user-id order, so the two
+	 * sides of a simultaneous match queue up instead of deadlocking, and a like cannot be
+	 * rewound while its match is written.
 	 */
 	private SwipeRow secondTransaction(SwipeRow swipe) {
 		long userId = swipe.userId();
@@ -222,8 +223,14 @@ class Swipes {
 				this.history.finishWithoutMatch(userId, swipe.requestId());
 				return own.notMatched();
 			}
-			this.steps.beforeMatchWritten(own);
-			MatchRef match = this.matches.createIfAbsent(userId, targetUserId, now());
+			Instant now = now();
+			MatchStore.Created created = this.matches.createIfAbsent(userId, targetUserId, now);
+			MatchRef match = created.match();
+			// idempotent by event id: the pair's other side, racing here, adds nothing
+			this.outbox.matchCreated(match, now);
+			if (created.isNew()) {
+				this.push.created(match);
+			}
 			this.history.finishWithMatch(userId, swipe.requestId(), match.matchId(), match.matchedAt());
 			return own.matched(match.matchId(), match.matchedAt());
 		}));
@@ -263,7 +270,7 @@ class Swipes {
 			}
 		}
 		try {
-			this.events.publishEvent(new SwipeRewound(userId, rewound.targetUserId(), rewound.action().name(), now));
+			this.events.publishEvent(new SwipeRewound(userId, rewound.targetUserId(), rewound.action(), now));
 		}
 		catch (RuntimeException ex) {
 			log.warn("a SwipeRewound listener failed for swipe {}", rewound.swipeId(), ex);
@@ -273,7 +280,7 @@ class Swipes {
 	private void recorded(SwipeRow swipe) {
 		try {
 			this.events.publishEvent(
-					new SwipeRecorded(swipe.userId(), swipe.targetUserId(), swipe.action().name(), swipe.createdAt()));
+					new SwipeRecorded(swipe.userId(), swipe.targetUserId(), swipe.action(), swipe.createdAt()));
 		}
 		catch (RuntimeException ex) {
 			// the swipe is durable and answered; listeners (deck caches) rebuild from
@@ -284,10 +291,6 @@ class Swipes {
 
 	Instant now() {
 		return this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-	}
-
-	static Instant startOfDay(Instant now) {
-		return LocalDate.ofInstant(now, ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC).toInstant();
 	}
 
 	/**

@@ -55,7 +55,11 @@ class SwipeProblems {
 			case BAD_AGE_RANGE -> ProblemType.BAD_AGE_RANGE;
 			case NO_SUCH_PROFILE -> ProblemType.NO_SUCH_PROFILE;
 			case NO_PROFILE -> ProblemType.NO_PROFILE;
+			case TOO_MANY_LOCATION_CHANGES -> ProblemType.TOO_MANY_LOCATION_CHANGES;
 		};
+		if (ex.retryAfterSeconds() > 0) {
+			return Problems.answer(type, ex.getMessage(), Problems.retryAfter(ex.retryAfterSeconds()));
+		}
 		return Problems.answer(type, ex.getMessage());
 	}
 

@@ -8,6 +8,8 @@ import java.util.Set;
 import java.util.stream.IntStream;
 
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.GridProperties;
+import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Gender;
 import io.kindling.swipe.profile.Profile;
 import org.junit.jupiter.api.Test;
@@ -27,7 +29,7 @@ class DeckPlanTests {
 
 	static final double LON = 10.75;
 
-	static final DeckPlan.Rules RULES = new DeckPlan.Rules(200, 5, 2, 500);
+	static final DeckPlan.Rules RULES = new DeckPlan.Rules(200, 5, 2, 500, new LocationGrid(new GridProperties(1.0)));
 
 	static final long VIEWER = 1;
 

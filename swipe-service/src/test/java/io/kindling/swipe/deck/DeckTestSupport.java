@@ -24,6 +24,7 @@ import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.geo.Geohash;
 import io.kindling.swipe.security.SecurityProperties;
+import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
 import io.kindling.swipe.swipe.SwipeRewound;
 import tools.jackson.databind.JsonNode;
@@ -187,7 +188,7 @@ public abstract class DeckTestSupport {
 			.param("action", action)
 			.param("now", Timestamp.from(now))
 			.update();
-		this.events.publishEvent(new SwipeRecorded(userId, targetId, action, now));
+		this.events.publishEvent(new SwipeRecorded(userId, targetId, Action.valueOf(action), now));
 	}
 
 	protected void rewind(long userId, long targetId, String action) {
@@ -196,7 +197,7 @@ public abstract class DeckTestSupport {
 				UPDATE swipe_history SET undone_at = :now
 				WHERE user_id = :userId AND target_user_id = :targetId AND undone_at IS NULL
 				""").param("now", Timestamp.from(now)).param("userId", userId).param("targetId", targetId).update();
-		this.events.publishEvent(new SwipeRewound(userId, targetId, action, now));
+		this.events.publishEvent(new SwipeRewound(userId, targetId, Action.valueOf(action), now));
 	}
 
 	protected ServiceClient client() {

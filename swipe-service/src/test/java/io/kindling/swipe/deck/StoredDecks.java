@@ -22,6 +22,15 @@ public final class StoredDecks {
 		redis.delete(DeckStore.key(userId));
 	}
 
+	/**
+	 * How many times the user's deck was thrown away (a rewind, a super like received)
+	 * while its generation was kept.
+	 */
+	public static long generation(StringRedisTemplate redis, long userId) {
+		String generation = redis.opsForValue().get(DeckStore.keys(userId).get(1));
+		return (generation != null) ? Long.parseLong(generation) : 0;
+	}
+
 	/** Waits until no background refill of the user's deck is running. */
 	public static void awaitNoRefill(StringRedisTemplate redis, long userId, Duration timeout) {
 		await().atMost(timeout).until(() -> !Boolean.TRUE.equals(redis.hasKey(DeckStore.refillKey(userId))));

@@ -40,6 +40,9 @@ class MatchWakeUpIT {
 	MatchStore store;
 
 	@Autowired
+	MatchOutbox outbox;
+
+	@Autowired
 	Matches matches;
 
 	@Autowired
@@ -74,7 +77,7 @@ class MatchWakeUpIT {
 	void aNewMatchRingsTheRelayAfterCommitAndNotBefore() throws IOException {
 		long user = ThreadLocalRandom.current().nextLong(1_000_000_000L, 2_000_000_000L);
 		this.transactions.executeWithoutResult((status) -> {
-			this.store.createIfAbsent(user, user + 1, Instant.now().truncatedTo(ChronoUnit.MICROS));
+			newMatch(user);
 			assertThat(received(200)).as("a datagram before commit").isNull();
 		});
 		long committed = System.nanoTime();
@@ -86,7 +89,7 @@ class MatchWakeUpIT {
 	void aRolledBackMatchDoesNotRing() throws IOException {
 		long user = ThreadLocalRandom.current().nextLong(2_000_000_000L, 3_000_000_000L);
 		this.transactions.executeWithoutResult((status) -> {
-			this.store.createIfAbsent(user, user + 1, Instant.now().truncatedTo(ChronoUnit.MICROS));
+			newMatch(user);
 			status.setRollbackOnly();
 		});
 		assertThat(received(500)).isNull();
@@ -95,11 +98,21 @@ class MatchWakeUpIT {
 	@Test
 	void anUnmatchRingsTheRelayToo() throws IOException {
 		long user = ThreadLocalRandom.current().nextLong(3_000_000_000L, 4_000_000_000L);
-		MatchRef match = this.transactions.execute(
-				(status) -> this.store.createIfAbsent(user, user + 1, Instant.now().truncatedTo(ChronoUnit.MICROS)));
+		MatchRef match = this.transactions.execute((status) -> newMatch(user));
 		assertThat(received(5_000)).isEqualTo("match_outbox");
 		this.matches.unmatch(user, match.matchId());
 		assertThat(received(5_000)).isEqualTo("match_outbox");
+	}
+
+	/**
+	 * A match of the user and the next id with its outbox row, as a swipe's TX 2 writes
+	 * them.
+	 */
+	private MatchRef newMatch(long user) {
+		Instant now = Instant.now().truncatedTo(ChronoUnit.MICROS);
+		MatchRef match = this.store.createIfAbsent(user, user + 1, now).match();
+		this.outbox.matchCreated(match, now);
+		return match;
 	}
 
 	private static @Nullable String received(int timeoutMillis) {

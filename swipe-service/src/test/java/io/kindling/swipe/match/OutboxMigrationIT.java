@@ -109,10 +109,12 @@ class OutboxMigrationIT {
 			JdbcClient jdbc = JdbcClient.create(former);
 			MatchOutbox outbox = new MatchOutbox(new OutboxWriter(jdbc, "match_outbox"), this.json);
 			new TransactionTemplate(new DataSourceTransactionManager(former)).executeWithoutResult((status) -> {
-				MatchRef match = new MatchStore(jdbc, outbox, new MatchPush((events) -> {
-				})).createIfAbsent(13, 11, Instant.now());
+				Instant now = Instant.now();
+				MatchRef match = new MatchStore(jdbc).createIfAbsent(13, 11, now).match();
 				assertThat(match.matchId()).isEqualTo(2);
-				outbox.matchRemoved(match, Instant.now(), 13, RemovalReason.UNMATCHED);
+				outbox.matchCreated(match, now);
+				outbox.matchRemoved(new MatchRemoved(match.matchId(), match.userId1(), match.userId2(),
+						match.matchedAt(), now, 13, RemovalReason.UNMATCHED));
 			});
 			assertThat(SchemaSnapshot.of(former).rows().get("match_outbox")).isEqualTo(withoutMatchId(outboxBefore));
 		}

@@ -286,7 +286,7 @@ class MessageIT extends SwipeTestBase {
 
 	private long match(long one, long other) {
 		return this.transactions
-			.execute((status) -> this.matches.createIfAbsent(one, other, this.clock.instant()).matchId());
+			.execute((status) -> this.matches.createIfAbsent(one, other, this.clock.instant()).match().matchId());
 	}
 
 	private Response send(long userId, long matchId, String text, String clientMessageId) {

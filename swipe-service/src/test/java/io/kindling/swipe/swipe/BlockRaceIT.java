@@ -35,7 +35,8 @@ import static org.awaitility.Awaitility.await;
  * A block and the two likes of a pair, in every order they can arrive in, one after the
  * other and all at once on many threads: a blocked pair never ends with a live match.
  * When both likes came first the match is made and the block ends it (soft, reason
- * {@code BLOCKED}, with its event); otherwise no match is ever made. The block and the
+ * {@code BLOCKED}, with its event); otherwise no match is ever made. A like that comes
+ * after the block is refused as a like of someone who does not exist. The block and the
  * match's TX 2 serialise on the pair's row of {@code pair_locks}.
  */
 class BlockRaceIT extends SwipeTestBase {
@@ -90,14 +91,19 @@ class BlockRaceIT extends SwipeTestBase {
 		assertThat(orders).hasSize(6);
 		Map<Pair, Answers> answers = new java.util.LinkedHashMap<>();
 		Map<Pair, Boolean> bothLikesFirst = new java.util.HashMap<>();
+		Map<Pair, List<Integer>> expectedStatuses = new java.util.HashMap<>();
 		for (List<Step> order : orders) {
 			for (boolean blockerIsA : List.of(true, false)) {
 				for (int i = 0; i < 3; i++) {
 					List<Long> users = newUsers(2);
 					Pair pair = new Pair(users.get(0), users.get(1), blockerIsA ? users.get(0) : users.get(1));
 					List<Response> likes = new ArrayList<>();
+					List<Integer> statuses = new ArrayList<>();
 					Response block = null;
 					for (Step step : order) {
+						if (step != Step.BLOCK) {
+							statuses.add((block == null) ? 200 : 422);
+						}
 						switch (step) {
 							case A_LIKES_B -> likes.add(this.api.swipe(pair.a(), key(), pair.b(), "LIKE"));
 							case B_LIKES_A -> likes.add(this.api.swipe(pair.b(), key(), pair.a(), "LIKE"));
@@ -106,14 +112,17 @@ class BlockRaceIT extends SwipeTestBase {
 					}
 					answers.put(pair, new Answers(likes, block));
 					bothLikesFirst.put(pair, order.get(2) == Step.BLOCK);
+					expectedStatuses.put(pair, statuses);
 				}
 			}
 		}
 
 		assertFinalState(answers);
-		answers.keySet().forEach((pair) -> {
+		answers.forEach((pair, answer) -> {
 			// a match exists exactly when both likes came before the block; it is ended
 			assertThat(matchRows(pair)).as("pair %s", pair).isEqualTo(bothLikesFirst.get(pair) ? 1 : 0);
+			assertThat(answer.likes().stream().map(Response::status).toList()).as("pair %s", pair)
+				.isEqualTo(expectedStatuses.get(pair));
 		});
 	}
 
@@ -206,15 +215,20 @@ class BlockRaceIT extends SwipeTestBase {
 	}
 
 	/**
-	 * Every request answered; the block stands; no live match; a match that was made is
-	 * ended by the block with its event and its domain event; no swipe left undecided; a
-	 * like answered "matched" names that ended match.
+	 * Every request answered, a like either taken or refused as a like of nobody (then
+	 * not stored); the block stands; no live match; a match that was made is ended by the
+	 * block with its event and its domain event; no swipe left undecided; a like answered
+	 * "matched" names that ended match.
 	 */
 	private void assertFinalState(Map<Pair, Answers> answers) {
 		answers.forEach((pair, answer) -> {
 			assertThat(answer.block().status()).as(answer.block().body()).isEqualTo(201);
 			assertThat(answer.likes()).hasSize(2)
-				.allSatisfy((like) -> assertThat(like.status()).as(like.body()).isEqualTo(200));
+				.allSatisfy((like) -> assertThat(like.status()).as(like.body()).isIn(200, 422));
+			long taken = answer.likes().stream().filter((like) -> like.status() == 200).count();
+			assertThat(
+					count("SELECT COUNT(*) FROM swipe_history WHERE user_id IN (" + pair.a() + ", " + pair.b() + ")"))
+				.isEqualTo(taken);
 			assertThat(count("SELECT COUNT(*) FROM user_blocks WHERE user_id = " + pair.blocker()
 					+ " AND blocked_user_id = " + pair.blocked()))
 				.isOne();
@@ -233,7 +247,10 @@ class BlockRaceIT extends SwipeTestBase {
 				.listOfRows();
 			for (Response like : answer.likes()) {
 				JsonNode body = this.json.readTree(like.body());
-				if (body.get("matched").asBoolean()) {
+				if (like.status() == 422) {
+					assertThat(body.get("type").asString()).isEqualTo("https://kindling.io/problems/unknown-target");
+				}
+				else if (body.get("matched").asBoolean()) {
 					assertThat(matches).singleElement()
 						.satisfies((match) -> assertThat(((Number) match.get("match_id")).longValue())
 							.isEqualTo(body.get("match_id").asLong()));

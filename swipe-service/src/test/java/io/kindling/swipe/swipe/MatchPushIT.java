@@ -21,6 +21,8 @@ import io.kindling.infra.test.CorsChecks;
 import io.kindling.swipe.SwipeApplication;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.TestTokens;
+import io.kindling.swipe.match.MatchPush;
+import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -56,6 +58,9 @@ class MatchPushIT extends SwipeTestBase {
 
 	@Autowired
 	MatchStore matches;
+
+	@Autowired
+	MatchPush push;
 
 	@Autowired
 	TransactionTemplate transactions;
@@ -264,11 +269,14 @@ class MatchPushIT extends SwipeTestBase {
 		long cleo = newUser();
 		EventStream anas = open(this.b, events("").bearer(TestTokens.forUser(ana)));
 		this.transactions.executeWithoutResult((status) -> {
-			this.matches.createIfAbsent(ana, ben, this.clock.instant());
+			this.push.created(this.matches.createIfAbsent(ana, ben, this.clock.instant()).match());
 			status.setRollbackOnly();
 		});
-		long committed = this.transactions
-			.execute((status) -> this.matches.createIfAbsent(ana, cleo, this.clock.instant()).matchId());
+		long committed = this.transactions.execute((status) -> {
+			MatchRef match = this.matches.createIfAbsent(ana, cleo, this.clock.instant()).match();
+			this.push.created(match);
+			return match.matchId();
+		});
 		assertEvent(anas.nextEvent(), "match_created", committed, cleo, null);
 		anas.assertNoEventWithin(Duration.ofSeconds(1));
 		anas.close();

@@ -17,6 +17,7 @@ import java.util.concurrent.Future;
 import io.kindling.infra.http.Response;
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.LocationGrid;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -29,6 +30,9 @@ class SwipeFlowIT extends SwipeTestBase {
 
 	@Autowired
 	JsonMapper json;
+
+	@Autowired
+	LocationGrid grid;
 
 	@Test
 	void aLikeBackBecomesOneMatchWithItsOutboxRow() {
@@ -379,8 +383,9 @@ class SwipeFlowIT extends SwipeTestBase {
 			.doesNotContain(own.get("geohash").asString().substring(0, 4));
 		JsonNode shown = this.json.readTree(card.body());
 		assertThat(shown.get("display_name").asString()).isEqualTo("Ana");
+		// between the centres of the two people's grid cells (LocationGridTests)
 		assertThat(shown.get("distance_km").asInt())
-			.isEqualTo((int) Math.round(Geohash.distanceKm(-47.9811, -123.4317, -48.1, -123.3)));
+			.isEqualTo(this.grid.shownDistanceKm(-47.9811, -123.4317, -48.1, -123.3));
 		assertThat(shown.has("birth_date")).isFalse();
 		assertThat(shown.get("age").asInt()).isGreaterThanOrEqualTo(32);
 

@@ -16,10 +16,15 @@ import io.kindling.infra.test.RealServers.Server;
 import io.kindling.swipe.TestApi;
 import io.kindling.swipe.geo.Geohash;
 import io.kindling.swipe.match.MatchRemoved;
+import io.kindling.swipe.match.MatchStore;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 
+import org.springframework.aop.framework.ProxyFactory;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -85,6 +90,11 @@ public abstract class SwipeTestBase {
 		return newUsers(1).get(0);
 	}
 
+	/** A user id nobody has used, without a profile. */
+	protected static long newUserId() {
+		return nextUserId.getAndIncrement();
+	}
+
 	/**
 	 * Users with profiles, written straight to the table (profiles are not under test
 	 * here).
@@ -124,7 +134,7 @@ public abstract class SwipeTestBase {
 		}
 
 		@Bean
-		CrashingSteps crashingSteps() {
+		static CrashingSteps crashingSteps() {
 			return new CrashingSteps();
 		}
 
@@ -152,9 +162,12 @@ public abstract class SwipeTestBase {
 	}
 
 	/**
-	 * Dies between two steps of one chosen user's next swipe, as a killed process would.
+	 * Dies between two steps of one chosen user's next swipe, as a killed process would,
+	 * or holds one user's TX 2 just before it writes the match. A seam of the test
+	 * configuration alone: it wraps the context's mutual-like script (the step between TX
+	 * 1 and TX 2) and match store (the match's write inside TX 2).
 	 */
-	static final class CrashingSteps implements SwipeSteps {
+	static final class CrashingSteps implements BeanPostProcessor {
 
 		private volatile long afterFirstTransactionOf = -1;
 
@@ -168,58 +181,75 @@ public abstract class SwipeTestBase {
 			this.beforeMatchOf = null;
 		}
 
+		/** The user's next like dies after TX 1 committed, before Redis is asked. */
+		void crashAfterFirstTransaction(long userId) {
+			this.afterFirstTransactionOf = userId;
+		}
+
+		/** The user's next like dies after the mutual-like script ran, before TX 2. */
+		void crashAfterScript(long userId) {
+			this.afterScriptOf = userId;
+		}
+
 		/**
-		 * The user's next TX 2 that is about to write a match counts {@code reached} down
-		 * and waits there, holding its locks, until {@code resume} is counted down.
+		 * The user's next TX 2 that is about to write a match (it holds the pair's lock
+		 * and found no block) counts {@code reached} down and waits there, holding its
+		 * locks, until {@code resume} is counted down.
 		 */
 		void pauseBeforeMatch(long userId, CountDownLatch reached, CountDownLatch resume) {
 			this.beforeMatchOf = new Pause(userId, reached, resume);
 		}
 
 		@Override
-		public void beforeMatchWritten(SwipeRow swipe) {
+		public Object postProcessAfterInitialization(Object bean, String beanName) {
+			if (bean instanceof MutualLikeScript) {
+				return wrapped(bean, this::aroundScript);
+			}
+			if (bean instanceof MatchStore) {
+				return wrapped(bean, this::aroundMatchStore);
+			}
+			return bean;
+		}
+
+		private static Object wrapped(Object bean, MethodInterceptor interceptor) {
+			ProxyFactory proxy = new ProxyFactory(bean);
+			proxy.setProxyTargetClass(true);
+			proxy.addAdvice(interceptor);
+			return proxy.getProxy(bean.getClass().getClassLoader());
+		}
+
+		private @Nullable Object aroundScript(MethodInvocation call) throws Throwable {
+			if (!call.getMethod().getName().equals("recordLike")) {
+				return call.proceed();
+			}
+			long userId = (long) call.getArguments()[0];
+			if (userId == this.afterFirstTransactionOf) {
+				this.afterFirstTransactionOf = -1;
+				throw new SimulatedCrash();
+			}
+			Object outcome = call.proceed();
+			if (userId == this.afterScriptOf) {
+				this.afterScriptOf = -1;
+				throw new SimulatedCrash();
+			}
+			return outcome;
+		}
+
+		private @Nullable Object aroundMatchStore(MethodInvocation call) throws Throwable {
 			Pause pause = this.beforeMatchOf;
-			if (pause != null && swipe.userId() == pause.userId()) {
+			if (pause != null && call.getMethod().getName().equals("createIfAbsent")
+					&& (long) call.getArguments()[0] == pause.userId()) {
 				this.beforeMatchOf = null;
 				pause.reached().countDown();
-				try {
-					if (!pause.resume().await(30, TimeUnit.SECONDS)) {
-						throw new IllegalStateException("the paused TX 2 was never resumed");
-					}
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new IllegalStateException(ex);
+				if (!pause.resume().await(30, TimeUnit.SECONDS)) {
+					throw new IllegalStateException("the paused TX 2 was never resumed");
 				}
 			}
+			return call.proceed();
 		}
 
 		private record Pause(long userId, CountDownLatch reached, CountDownLatch resume) {
 
-		}
-
-		void crashAfterFirstTransaction(long userId) {
-			this.afterFirstTransactionOf = userId;
-		}
-
-		void crashAfterScript(long userId) {
-			this.afterScriptOf = userId;
-		}
-
-		@Override
-		public void afterFirstTransaction(SwipeRow swipe) {
-			if (swipe.userId() == this.afterFirstTransactionOf) {
-				this.afterFirstTransactionOf = -1;
-				throw new SimulatedCrash();
-			}
-		}
-
-		@Override
-		public void afterScript(SwipeRow swipe) {
-			if (swipe.userId() == this.afterScriptOf) {
-				this.afterScriptOf = -1;
-				throw new SimulatedCrash();
-			}
 		}
 
 	}
