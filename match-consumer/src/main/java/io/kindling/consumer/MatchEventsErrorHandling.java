@@ -44,7 +44,7 @@ class MatchEventsErrorHandling {
 
 	static final String DEAD_LETTER_TOPIC = deadLetterTopicOf(MatchEventsListener.TOPIC);
 
-	static final String MESSAGES_DEAD_LETTER_TOPIC = deadLetterTopicOf(MessageEventsListener.TOPIC);
+	static final String MESSAGES_DEAD_LETTER_TOPIC = deadLetterTopicOf(MatchEventsListener.MESSAGES_TOPIC);
 
 	private static final Logger log = LoggerFactory.getLogger(MatchEventsErrorHandling.class);
 

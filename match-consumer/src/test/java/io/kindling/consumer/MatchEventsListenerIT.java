@@ -91,7 +91,7 @@ class MatchEventsListenerIT {
 	@BeforeAll
 	static void topic() throws Exception {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-			for (String topic : List.of(MatchEventsListener.TOPIC, MessageEventsListener.TOPIC)) {
+			for (String topic : List.of(MatchEventsListener.TOPIC, MatchEventsListener.MESSAGES_TOPIC)) {
 				try {
 					admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
 				}
@@ -142,11 +142,11 @@ class MatchEventsListenerIT {
 		UUID first = UUID.randomUUID();
 		UUID reply = UUID.randomUUID();
 		String value = messageSent(first, matchId, 1, pair.lower(), pair.higher());
-		sendTo(MessageEventsListener.TOPIC, key, value);
-		sendTo(MessageEventsListener.TOPIC, key, value);
-		RecordMetadata malformed = sendTo(MessageEventsListener.TOPIC, key,
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, value);
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, value);
+		RecordMetadata malformed = sendTo(MatchEventsListener.MESSAGES_TOPIC, key,
 				"{\"event_id\":\"" + UUID.randomUUID() + "\",\"event_type\":\"MESSAGE_SENT\"}");
-		sendTo(MessageEventsListener.TOPIC, key, messageSent(reply, matchId, 2, pair.higher(), pair.lower()));
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, messageSent(reply, matchId, 2, pair.higher(), pair.lower()));
 
 		await().atMost(Duration.ofSeconds(30)).until(() -> !notifications(pair.lower()).isEmpty());
 		assertThat(notifications(pair.higher())).containsExactly(first + " MESSAGE");

@@ -63,16 +63,16 @@ class ApiDescriptionIT extends RoomFeatureTest {
 		assertThat(formed.status()).isEqualTo(200);
 		this.api.status(ana);
 		String room = "/ws/rooms/" + formed.json().get("conversation_id").asLong();
-		this.api.http().send(socket(room, this.api.session()));
-		this.api.http().send(socket("/ws/rooms/987654321", ana));
-		this.api.http().send(socket(room + "?after=yesterday", ana));
+		this.api.http().send(RoomSocket.handshake(room, this.api.session()));
+		this.api.http().send(RoomSocket.handshake("/ws/rooms/987654321", ana));
+		this.api.http().send(RoomSocket.handshake(room + "?after=yesterday", ana));
 		this.api.send("GET", room, ana, null);
 		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
 			.isEqualTo(201);
 		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
 			.isEqualTo(200);
 		this.api.leave(ana);
-		this.api.http().send(socket(room, ana));
+		this.api.http().send(RoomSocket.handshake(room, ana));
 		this.api.leave(ben);
 		refusals(ana);
 		operators();
@@ -96,18 +96,6 @@ class ApiDescriptionIT extends RoomFeatureTest {
 		this.api.send("GET", "/api/matching", session, null, "Accept", "text/csv");
 		this.api.send("GET", "/api/matching/events?ticket=spent", null, null, "Accept", "text/event-stream");
 		this.api.send("GET", "/api/matching/queues", null, null);
-	}
-
-	/**
-	 * A WebSocket handshake; answered only when refused (the refusals come before it).
-	 */
-	private static Request socket(String path, String session) {
-		return Request.get(path)
-			.bearer(session)
-			.header("Connection", "Upgrade")
-			.header("Upgrade", "websocket")
-			.header("Sec-WebSocket-Version", "13")
-			.header("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==");
 	}
 
 	private void operators() {

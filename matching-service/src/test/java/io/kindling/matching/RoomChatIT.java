@@ -133,11 +133,12 @@ class RoomChatIT {
 		Room room = room(4);
 		String path = "/ws/rooms/" + room.id();
 		assertProblem(this.instances.a.send("GET", path, room.first(), null), 400, "invalid-request");
-		assertProblem(this.instances.a.http().send(handshake(path, null)), 401, "unauthenticated");
-		assertProblem(this.instances.a.http().send(handshake(path, this.instances.a.session())), 403, "not-in-room");
-		assertProblem(this.instances.b.http().send(handshake("/ws/rooms/987654321", room.first())), 404,
+		assertProblem(this.instances.a.http().send(RoomSocket.handshake(path, null)), 401, "unauthenticated");
+		assertProblem(this.instances.a.http().send(RoomSocket.handshake(path, this.instances.a.session())), 403,
+				"not-in-room");
+		assertProblem(this.instances.b.http().send(RoomSocket.handshake("/ws/rooms/987654321", room.first())), 404,
 				"no-such-room");
-		assertProblem(this.instances.b.http().send(handshake(path + "?after=yesterday", room.first())), 400,
+		assertProblem(this.instances.b.http().send(RoomSocket.handshake(path + "?after=yesterday", room.first())), 400,
 				"invalid-request");
 
 		// a browser's socket opens with a ticket, once
@@ -146,24 +147,15 @@ class RoomChatIT {
 		try (RoomSocket ben = RoomSocket.open(port(this.instances.instanceA), room.id(), null, "?ticket=" + ticket)) {
 			assertThat(ben.next("welcome").get("you").asString()).isEqualTo("B");
 		}
-		assertProblem(this.instances.a.http().send(handshake(path + "?ticket=" + ticket, null)), 401,
+		assertProblem(this.instances.a.http().send(RoomSocket.handshake(path + "?ticket=" + ticket, null)), 401,
 				"unauthenticated");
 
 		// once the first has left, the room is gone for them, not for the other
 		assertThat(this.instances.a.leave(room.first()).status()).isEqualTo(204);
-		assertProblem(this.instances.a.http().send(handshake(path, room.first())), 410, "room-ended");
+		assertProblem(this.instances.a.http().send(RoomSocket.handshake(path, room.first())), 410, "room-ended");
 		try (RoomSocket ben = RoomSocket.open(port(this.instances.instanceA), room.id(), room.second(), "")) {
 			ben.next("welcome");
 		}
-	}
-
-	private static Request handshake(String path, String token) {
-		return Request.get(path)
-			.bearer(token)
-			.header("Connection", "Upgrade")
-			.header("Upgrade", "websocket")
-			.header("Sec-WebSocket-Version", "13")
-			.header("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==");
 	}
 
 	private static void assertProblem(Response response, int status, String type) {

@@ -10,6 +10,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
+import io.kindling.infra.http.Request;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 
@@ -42,6 +43,19 @@ final class RoomSocket implements WebSocket.Listener, AutoCloseable {
 			.buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/rooms/" + conversationId + query), client)
 			.join();
 		return client;
+	}
+
+	/**
+	 * A WebSocket handshake as a plain request, for the answers that refuse it (which
+	 * come before the upgrade, as any answer of the service).
+	 */
+	static Request handshake(String path, @Nullable String token) {
+		return Request.get(path)
+			.bearer(token)
+			.header("Connection", "Upgrade")
+			.header("Upgrade", "websocket")
+			.header("Sec-WebSocket-Version", "13")
+			.header("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==");
 	}
 
 	@Override

@@ -5,12 +5,10 @@ import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import io.kindling.infra.test.RealServersExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -26,10 +24,7 @@ class TokenBucketIT {
 
 	@BeforeAll
 	static void connect() {
-		connectionFactory = new JedisConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", RealServersExtension.redis().port()));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		connectionFactory = TestRedis.standalone();
 		redis = new StringRedisTemplate(connectionFactory);
 	}
 

@@ -3,10 +3,10 @@ package io.kindling.redis.pubsub;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
+import io.kindling.redis.TestRedis;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Protocol;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /** Shard channels on one Redis (7.0 has sharded pub/sub without a cluster too). */
@@ -15,11 +15,7 @@ class ShardChannelsIT extends ShardChannelsTestBase {
 
 	@Override
 	JedisConnectionFactory connect() {
-		JedisConnectionFactory factory = new JedisConnectionFactory(
-				new RedisStandaloneConfiguration("127.0.0.1", RealServersExtension.redis().port()));
-		factory.afterPropertiesSet();
-		factory.start();
-		return factory;
+		return TestRedis.standalone();
 	}
 
 	@Override
