@@ -10,9 +10,10 @@ import io.kindling.infra.test.fuzz.Endpoint;
 import io.kindling.infra.test.fuzz.Endpoint.Field;
 import io.kindling.infra.test.fuzz.Fuzzer;
 import io.kindling.infra.test.fuzz.StoreSnapshot;
-import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusals;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -31,6 +32,9 @@ class WebEdgeFuzzIT {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	Refusals refusals;
 
 	@Test
 	void everyMalformedRequestIsRefusedWithADocumentedProblemAndChangesNothing() {
@@ -57,7 +61,7 @@ class WebEdgeFuzzIT {
 		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + token,
 				List.of("", "Bearer", "Bearer nope", "Bearer " + "A".repeat(43), "Basic dXNlcjpwYXNz",
 						"Bearer " + token.substring(1), "Bearer " + token + "x"),
-				ProblemType.uris())
+				this.refusals.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());

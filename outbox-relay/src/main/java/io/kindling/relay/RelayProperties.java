@@ -13,6 +13,8 @@ import jakarta.validation.constraints.Pattern;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.backoff.BackOff;
+import org.springframework.util.backoff.ExponentialBackOff;
 import org.springframework.validation.annotation.Validated;
 
 /**
@@ -39,6 +41,9 @@ import org.springframework.validation.annotation.Validated;
  * age, parked rows) are counted; counting is a query per source, so not at each scrape
  * @param wakeUpPort UDP port the writers' after-commit wake-up arrives on (the HTTP
  * port's number, but UDP); 0 turns it off
+ * @param wakeUpsPerSecond wake-ups taken per source table and second; more in the same
+ * second are dropped (counted in {@code kindling_relay_wake_ups_total}), so a flood of
+ * datagrams is at most this many extra claims a second per worker
  * @param sources the outbox tables to publish
  * @param topics how the relay creates its topics when they do not exist yet
  */
@@ -51,14 +56,22 @@ public record RelayProperties(@DefaultValue("4000") @Min(1) @Max(10_000) int bat
 		@DefaultValue @Valid Backoff backoff, @DefaultValue @Valid KafkaBackoff kafkaBackoff,
 		@DefaultValue("10s") Duration ackTimeout, @DefaultValue @Valid Cleanup cleanup,
 		@DefaultValue("5s") Duration statsInterval, @DefaultValue("8083") @Min(0) @Max(65535) int wakeUpPort,
-		@NotEmpty List<@Valid Source> sources, @DefaultValue @Valid Topics topics) {
+		@DefaultValue("50") @Min(1) int wakeUpsPerSecond, @NotEmpty List<@Valid Source> sources,
+		@DefaultValue @Valid Topics topics) {
+
+	/**
+	 * This record's bean in a SpEL expression, for the {@code @Scheduled} tasks that read
+	 * their intervals from it: {@code "#{" + RelayProperties.BEAN + ".statsInterval()}"}.
+	 */
+	public static final String BEAN = "@'kindling.relay-io.kindling.relay.RelayProperties'";
 
 	/**
 	 * @param minInterval the probe interval right after work was found
-	 * @param maxInterval the probe interval after a long idle spell (bounds the latency
-	 * of a lone event)
+	 * @param maxInterval the probe interval after a long idle spell: bounds the latency
+	 * of a lone event whose wake-up was lost, and is what an idle relay costs the
+	 * database
 	 */
-	public record Polling(@DefaultValue("5ms") Duration minInterval, @DefaultValue("50ms") Duration maxInterval) {
+	public record Polling(@DefaultValue("5ms") Duration minInterval, @DefaultValue("1s") Duration maxInterval) {
 	}
 
 	/** Exponential back-off: doubles from {@code initial} up to {@code max}. */
@@ -74,8 +87,10 @@ public record RelayProperties(@DefaultValue("4000") @Min(1) @Max(10_000) int bat
 	/** Exponential back-off while Kafka does not answer: short, since it ends outages. */
 	public record KafkaBackoff(@DefaultValue("100ms") Duration initial, @DefaultValue("5s") Duration max) {
 
-		public Duration after(int failures) {
-			return exponential(this.initial, this.max, failures);
+		public BackOff toBackOff() {
+			ExponentialBackOff backOff = new ExponentialBackOff(this.initial.toMillis(), 2);
+			backOff.setMaxInterval(this.max.toMillis());
+			return backOff;
 		}
 
 	}

@@ -13,7 +13,7 @@ import io.kindling.infra.test.fuzz.Endpoint;
 import io.kindling.infra.test.fuzz.Fuzzer;
 import io.kindling.infra.test.fuzz.StoreSnapshot;
 import io.kindling.relay.source.OutboxSources;
-import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusals;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +44,9 @@ class WebEdgeFuzzIT {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	Refusals refusals;
 
 	@Autowired
 	OutboxSources sources;
@@ -80,7 +83,7 @@ class WebEdgeFuzzIT {
 
 		Fuzzer.Report report = new Fuzzer(Fuzzer.SEED, this.port, 16 * 1024, "Bearer " + ADMIN_TOKEN,
 				List.of("", "Bearer", "Bearer wrong", "Basic dXNlcjpwYXNz", "Bearer " + ADMIN_TOKEN + "x"),
-				ProblemType.uris())
+				this.refusals.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());

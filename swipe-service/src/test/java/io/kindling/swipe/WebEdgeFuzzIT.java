@@ -11,9 +11,10 @@ import io.kindling.infra.test.fuzz.Endpoint;
 import io.kindling.infra.test.fuzz.Endpoint.Field;
 import io.kindling.infra.test.fuzz.Fuzzer;
 import io.kindling.infra.test.fuzz.StoreSnapshot;
-import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusals;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -32,6 +33,9 @@ class WebEdgeFuzzIT {
 
 	@LocalServerPort
 	int port;
+
+	@Autowired
+	Refusals refusals;
 
 	@Test
 	void everyMalformedRequestIsRefusedWithADocumentedProblemAndChangesNothing() {
@@ -78,7 +82,7 @@ class WebEdgeFuzzIT {
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "ana", Instant.now().plusSeconds(3600)),
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "4242", Instant.now().minusSeconds(60)),
 						"Bearer " + TestTokens.signed(TestTokens.SECRET, "4242", null), "Bearer " + token + "x"),
-				ProblemType.uris())
+				this.refusals.uris())
 			.run(endpoints, 1000);
 
 		System.out.println("fuzz: " + report.statusesByDefect());

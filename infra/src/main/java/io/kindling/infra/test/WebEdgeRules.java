@@ -9,10 +9,12 @@ import static com.tngtech.archunit.lang.conditions.ArchPredicates.are;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The architecture rule every service checks: feature code throws domain refusals and
- * never speaks HTTP. Only the web adapters (controllers, argument resolvers,
+ * The architecture rule every service checks: feature code throws the refusals it
+ * declares and never speaks HTTP. Only the web adapters (controllers, argument resolvers,
  * interceptors, event-stream emitters, WebSocket handlers) and the service's {@code web}
- * package may.
+ * package may. A refusal's declaration (an enum implementing {@code Refusal}) names its
+ * status, and feature code may throw it ({@code Refused}) or one of the web edge's own
+ * ({@code ProblemType}): that is the whole of the vocabulary it shares with the edge.
  */
 public final class WebEdgeRules {
 
@@ -26,6 +28,18 @@ public final class WebEdgeRules {
 						|| assignableTo("org.springframework.web.socket.WebSocketHandler").test(type)
 						|| holdsEventStreams(type)
 						|| type.getEnclosingClass().map(WebEdgeRules::isController).orElse(false));
+
+	private static final String REFUSAL = "io.kindling.support.web.Refusal";
+
+	/** What feature code may use of the web edge: the refusals, nothing of HTTP. */
+	private static final DescribedPredicate<JavaClass> REFUSAL_VOCABULARY = DescribedPredicate.describe(
+			"the refusal vocabulary (Refusal, Refused, ProblemType)",
+			(type) -> type.getName().equals(REFUSAL) || type.getName().equals(REFUSAL + "$Type")
+					|| type.getName().equals("io.kindling.support.web.Refused")
+					|| type.getName().equals("io.kindling.support.web.ProblemType"));
+
+	private static final DescribedPredicate<JavaClass> REFUSAL_DECLARATIONS = DescribedPredicate
+		.describe("refusal declarations", (type) -> type.isAssignableTo(REFUSAL));
 
 	private WebEdgeRules() {
 	}
@@ -44,15 +58,18 @@ public final class WebEdgeRules {
 		for (int i = 0; i < edgePackages.length; i++) {
 			edge[i + 1] = basePackage + "." + edgePackages[i] + "..";
 		}
+		DescribedPredicate<JavaClass> http = JavaClass.Predicates
+			.resideInAnyPackage("org.springframework.http..", "jakarta.servlet..", "io.kindling.support.web..")
+			.and(DescribedPredicate.not(REFUSAL_VOCABULARY));
 		return noClasses().that()
 			.resideInAPackage(basePackage + "..")
 			.and()
 			.resideOutsideOfPackages(edge)
 			.and(are(DescribedPredicate.not(WEB_ADAPTERS)))
+			.and(are(DescribedPredicate.not(REFUSAL_DECLARATIONS)))
 			.should()
-			.dependOnClassesThat()
-			.resideInAnyPackage("org.springframework.http..", "jakarta.servlet..", "io.kindling.support.web..")
-			.because("feature code throws domain refusals; the web edge alone turns them into HTTP");
+			.dependOnClassesThat(http)
+			.because("feature code throws the refusals it declares; the web edge alone turns them into HTTP");
 	}
 
 	private static boolean isController(JavaClass type) {

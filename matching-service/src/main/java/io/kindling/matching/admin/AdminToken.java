@@ -7,6 +7,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import io.kindling.matching.MatchingProperties;
+import io.kindling.support.web.ProblemType;
 
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
@@ -38,17 +39,17 @@ class AdminToken implements WebMvcConfigurer, HandlerInterceptor {
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
 		if (this.token.length == 0) {
-			throw new AdminTokenRefused("the admin API is off: no kindling.matching.admin-token is set");
+			throw ProblemType.UNAUTHENTICATED.refused("the admin API is off: no kindling.matching.admin-token is set");
 		}
 		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
 		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			throw new AdminTokenRefused("send the admin token as 'Authorization: Bearer <token>'");
+			throw ProblemType.UNAUTHENTICATED.refused("send the admin token as 'Authorization: Bearer <token>'");
 		}
 		byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
 		// constant time in the presented token: the answer must not tell how much of a
 		// guess was right
 		if (!MessageDigest.isEqual(this.token, presented)) {
-			throw new AdminTokenRefused("the admin token is not right");
+			throw ProblemType.UNAUTHENTICATED.refused("the admin token is not right");
 		}
 		return true;
 	}

@@ -53,19 +53,20 @@ class BanAdmin {
 	 * Bans an address or a session; an expired ban of the same subject is made again.
 	 * @param value an IP address, or a session's key (the SHA-256, hex, of its token)
 	 * @param expiresAt when it ends (kept to the second); null for never
-	 * @throws AlreadyBanned when an active ban of it exists
+	 * @throws io.kindling.support.web.Refused {@code already-banned} when an active ban
+	 * of it exists
 	 */
 	ManagedBan ban(BanType type, String value, @Nullable Instant expiresAt, @Nullable String reason) {
 		String subject = subject(type, value);
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.SECONDS);
 		Instant ends = (expiresAt != null) ? expiresAt.truncatedTo(ChronoUnit.SECONDS) : null;
 		if (ends != null && !ends.isAfter(now)) {
-			throw new BadBan("expires_at must be in the future");
+			throw BanRefusals.BAD_BAN.refused("expires_at must be in the future");
 		}
 		ManagedBan made = this.transactions.execute((status) -> {
 			Optional<BanEntity> held = this.bans.findByBanTypeAndSubject(type, subject);
 			if (held.isPresent() && held.get().activeAt(now)) {
-				throw new AlreadyBanned(held.get().id());
+				throw BanRefusals.ALREADY_BANNED.refused("this subject is banned already, by ban " + held.get().id());
 			}
 			BanEntity ban = held.orElseGet(() -> new BanEntity(type, subject, reason, now, ends));
 			held.ifPresent((expired) -> expired.renew(reason, now, ends));
@@ -82,7 +83,8 @@ class BanAdmin {
 	/** Lifts a ban: its row goes. */
 	void lift(long id) {
 		this.transactions.executeWithoutResult((status) -> {
-			BanEntity ban = this.bans.findById(id).orElseThrow(() -> new NoSuchBan(id));
+			BanEntity ban = this.bans.findById(id)
+				.orElseThrow(() -> BanRefusals.NO_SUCH_BAN.refused("no ban has id " + id));
 			this.bans.delete(ban);
 		});
 		this.sessionBans.enforce(List.of());
@@ -99,10 +101,10 @@ class BanAdmin {
 				before = Long.parseLong(cursor);
 			}
 			catch (NumberFormatException ex) {
-				throw new BadCursor();
+				throw BanRefusals.badCursor();
 			}
 			if (before <= 0) {
-				throw new BadCursor();
+				throw BanRefusals.badCursor();
 			}
 		}
 		long after = before;
@@ -122,20 +124,20 @@ class BanAdmin {
 		String given = value.strip().toLowerCase(Locale.ROOT);
 		if (type == BanType.SESSION) {
 			if (!SESSION_KEY.matcher(given).matches()) {
-				throw new BadBan(
-						"a SESSION ban's value is the session's key: 64 hex digits (the SHA-256 of its token)");
+				throw BanRefusals.BAD_BAN
+					.refused("a SESSION ban's value is the session's key: 64 hex digits (the SHA-256 of its token)");
 			}
 			return given;
 		}
 		if (!IPV4.matcher(given).matches() && !IPV6.matcher(given).matches()) {
-			throw new BadBan("an IP ban's value is an IPv4 or IPv6 address");
+			throw BanRefusals.badIpBan();
 		}
 		try {
 			// a literal, never looked up; written as the server writes a client's address
 			return InetAddress.getByName(given).getHostAddress();
 		}
 		catch (UnknownHostException | SecurityException ex) {
-			throw new BadBan("an IP ban's value is an IPv4 or IPv6 address");
+			throw BanRefusals.badIpBan();
 		}
 	}
 

@@ -8,7 +8,6 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Size;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
@@ -41,7 +40,7 @@ class BanAdminController {
 					+ "(`SESSION`), until `expires_at`, or for good when that is null. A bad value or an expiry "
 					+ "not in the future is 400 `bad-ban`, a subject already actively banned 409 "
 					+ "`already-banned`. A banned session that waits in a queue is taken out of it.")
-	@Refuses({ ProblemType.BAD_BAN, ProblemType.ALREADY_BANNED })
+	@Refuses({ "bad-ban", "already-banned" })
 	@ResponseStatus(HttpStatus.CREATED)
 	BanAdmin.ManagedBan ban(@Valid @RequestBody NewBan request) {
 		return this.bans.ban(request.banType(), request.value(), request.expiresAt(), request.reason());
@@ -51,7 +50,7 @@ class BanAdminController {
 	@Operation(summary = "Lift a ban",
 			description = "Removes the ban (204). An id no ban has, never made or lifted already, is 404 "
 					+ "`no-such-ban`.")
-	@Refuses(ProblemType.NO_SUCH_BAN)
+	@Refuses("no-such-ban")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
 	void lift(@PathVariable long id) {
 		this.bans.lift(id);
@@ -62,7 +61,7 @@ class BanAdminController {
 			description = "Active and expired bans, newest first, `limit` (1 to 200) at a time. Pass `next_cursor` "
 					+ "back as `cursor` for the next page; it is null on the last one, and a cursor that cannot "
 					+ "be read is 400 `bad-cursor`.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	BanAdmin.Page list(@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "50") @Min(1) @Max(200) int limit) {
 		return this.bans.list(cursor, limit);

@@ -68,30 +68,30 @@ class ChatController {
 					+ "`room-ended` (the room ended or the session left it), 400 `invalid-request` for a request "
 					+ "that is not a WebSocket handshake or an `after` that is no entry id.")
 	@ApiResponse(responseCode = "101", description = "Switching Protocols: the room's WebSocket")
-	@Refuses({ ProblemType.NOT_IN_ROOM, ProblemType.NO_SUCH_ROOM, ProblemType.ROOM_ENDED })
+	@Refuses({ "not-in-room", "no-such-room", "room-ended" })
 	void open(@OrStreamTicket Session session, @PathVariable long conversationId,
 			@Parameter(description = "The id of the last frame the client got: the socket sends what came "
 					+ "after it") @RequestParam(required = false) @Nullable String after,
 			HttpServletRequest request, HttpServletResponse response) {
 		if (!"websocket".equalsIgnoreCase(request.getHeader(HttpHeaders.UPGRADE))) {
-			throw new ChatRefused(ChatRefused.Reason.BAD_HANDSHAKE,
-					"GET /ws/rooms/{conversation_id} is a WebSocket handshake: Upgrade: websocket.");
+			throw ProblemType.INVALID_REQUEST
+				.refused("GET /ws/rooms/{conversation_id} is a WebSocket handshake: Upgrade: websocket.");
 		}
 		StreamEntryId from = null;
 		if (after != null) {
 			from = StreamEntryId.parse(after)
-				.orElseThrow(() -> new ChatRefused(ChatRefused.Reason.BAD_HANDSHAKE,
-						"after must be the id of a frame this room's socket sent, such as 1767225600000-0."));
+				.orElseThrow(() -> ProblemType.INVALID_REQUEST
+					.refused("after must be the id of a frame this room's socket sent, such as 1767225600000-0."));
 		}
 		Admission admission = this.rooms.admit(conversationId, session.key(), this.clock.instant());
 		Admission.Member member = switch (admission) {
 			case Admission.Member admitted -> admitted;
-			case Admission.Outside outside -> throw new ChatRefused(ChatRefused.Reason.NOT_IN_ROOM,
-					"You are not one of the people of room " + conversationId + ".");
-			case Admission.Ended ended -> throw new ChatRefused(ChatRefused.Reason.ROOM_ENDED,
-					"Room " + conversationId + " ended for you: it is over, or you left it.");
+			case Admission.Outside outside ->
+				throw ChatRefusals.NOT_IN_ROOM.refused("You are not one of the people of room " + conversationId + ".");
+			case Admission.Ended ended -> throw ChatRefusals.ROOM_ENDED
+				.refused("Room " + conversationId + " ended for you: it is over, or you left it.");
 			case Admission.NoSuchRoom none ->
-				throw new ChatRefused(ChatRefused.Reason.NO_SUCH_ROOM, "There is no room " + conversationId + ".");
+				throw ChatRefusals.NO_SUCH_ROOM.refused("There is no room " + conversationId + ".");
 		};
 		Map<String, Object> attributes = new HashMap<>();
 		attributes.put(ChatSocketHandler.MEMBER, member);

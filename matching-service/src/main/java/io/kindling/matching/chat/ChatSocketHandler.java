@@ -8,8 +8,10 @@ import io.kindling.matching.chat.ChatFrames.Outgoing;
 import io.kindling.matching.chat.ChatRooms.Admission;
 import io.kindling.matching.chat.ChatSockets.RoomSocket;
 import io.kindling.matching.chat.ChatStore.Sent;
+import io.kindling.matching.ratelimit.RateLimitRefusals;
 import io.kindling.redis.StreamEntryId;
 import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusal;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,10 +90,10 @@ final class ChatSocketHandler extends TextWebSocketHandler {
 			outgoing = this.frames.read(message.getPayload());
 		}
 		catch (BadFrame bad) {
-			ProblemType type = switch (bad.kind()) {
+			Refusal type = switch (bad.kind()) {
 				case UNREADABLE -> ProblemType.UNREADABLE_REQUEST_BODY;
 				case NOT_A_MESSAGE -> ProblemType.INVALID_REQUEST;
-				case BAD_MESSAGE -> ProblemType.BAD_MESSAGE;
+				case BAD_MESSAGE -> ChatRefusals.BAD_MESSAGE;
 			};
 			error(socket, type, bad.getMessage(), bad.clientMessageId());
 			return;
@@ -114,13 +116,13 @@ final class ChatSocketHandler extends TextWebSocketHandler {
 			case Sent.Duplicate duplicate -> {
 				// sent before under this id: the socket has it, or gets it by after=
 			}
-			case Sent.RateLimited limited -> error(socket, ProblemType.RATE_LIMITED,
+			case Sent.RateLimited limited -> error(socket, RateLimitRefusals.RATE_LIMITED,
 					"More than " + this.properties.messagesPerSecond() + " messages a second: this one was not "
 							+ "sent; a message may go again in " + Math.max(1, limited.retryAfter().toMillis())
 							+ " ms.",
 					outgoing.clientMessageId());
 			case Sent.NotMember notMember -> {
-				error(socket, ProblemType.ROOM_ENDED, "You left this room.", outgoing.clientMessageId());
+				error(socket, ChatRefusals.ROOM_ENDED, "You left this room.", outgoing.clientMessageId());
 				this.sockets.close(socket, CloseStatus.NORMAL.withReason("left the room"));
 			}
 		}
@@ -139,7 +141,7 @@ final class ChatSocketHandler extends TextWebSocketHandler {
 		log.debug("A room socket failed: {}", exception.toString());
 	}
 
-	private void error(RoomSocket socket, ProblemType type, String detail, @Nullable String clientMessageId) {
+	private void error(RoomSocket socket, Refusal type, String detail, @Nullable String clientMessageId) {
 		this.sockets.send(socket, this.frames.error(type.status().value(), type.title(), detail, clientMessageId));
 	}
 

@@ -70,14 +70,16 @@ public class JoinService {
 	MatchingStatus join(Session session, String clientAddress, MatchQueue queue) {
 		this.rateLimiter.countJoin(clientAddress);
 		if (this.bans.isBanned(session.key(), clientAddress)) {
-			throw new JoinRefused.Banned();
+			throw JoinRefusals.banned();
 		}
 		if (!this.topics.isActive(queue.topicId())) {
-			throw new JoinRefused.TopicUnavailable(queue.topicId());
+			throw JoinRefusals.TOPIC_UNAVAILABLE
+				.refused("topic " + queue.topicId() + " does not exist or is not active");
 		}
 		RoomFormer.Attempt attempt = this.former.join(session.token(), queue, this.former.now());
 		if (!attempt.joined()) {
-			throw new JoinRefused.AlreadyJoined();
+			throw JoinRefusals.ALREADY_JOINED
+				.refused("this session is already waiting or in a room; DELETE /api/matching first");
 		}
 		Optional<RoomFormed> formed = attempt.formed();
 		if (formed.isPresent() && formed.get().tokens().contains(session.token())) {
@@ -93,7 +95,7 @@ public class JoinService {
 			if (attempt.held() instanceof TokenState.Waiting waiting) {
 				this.claims.removeEntry(queue, waiting.entry(session.token()));
 			}
-			throw new JoinRefused.Banned();
+			throw JoinRefusals.banned();
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
 		return status(attempt.held());

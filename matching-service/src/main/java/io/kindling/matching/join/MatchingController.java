@@ -5,7 +5,6 @@ import jakarta.validation.Valid;
 
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.session.Session;
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -41,8 +40,7 @@ class MatchingController {
 					+ "with `Retry-After` past the per-address limit.")
 	@ApiResponse(responseCode = "200", description = "Matched at once", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "202", description = "Waiting", useReturnTypeSchema = true)
-	@Refuses({ ProblemType.RATE_LIMITED, ProblemType.BANNED, ProblemType.TOPIC_UNAVAILABLE,
-			ProblemType.ALREADY_JOINED })
+	@Refuses({ "rate-limited", "banned", "topic-unavailable", "already-joined" })
 	ResponseEntity<MatchingStatus> join(Session session, @Valid @RequestBody JoinRequest request,
 			HttpServletRequest http) {
 		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(),

@@ -33,13 +33,14 @@ public class RateLimiter {
 		this.limits = properties.rateLimit();
 	}
 
-	/** Counts a join from this address; throws {@link RateLimited} past the limit. */
+	/** Counts a join from this address; refuses {@code rate-limited} past the limit. */
 	public void countJoin(String address) {
 		count("joins", address, this.limits.joinsPerMinute());
 	}
 
 	/**
-	 * Counts a new session from this address; throws {@link RateLimited} past the limit.
+	 * Counts a new session from this address; refuses {@code rate-limited} past the
+	 * limit.
 	 */
 	public void countSession(String address) {
 		count("sessions", address, this.limits.sessionsPerMinute());
@@ -57,7 +58,10 @@ public class RateLimiter {
 		Long count = this.script.run(this.redis, List.of(key), String.valueOf(WINDOW_MILLIS * 2));
 		if (count != null && count > perMinute) {
 			long windowEnds = (window + 1) * WINDOW_MILLIS;
-			throw new RateLimited(Duration.ofMillis(windowEnds - now));
+			Duration retryAfter = Duration.ofMillis(windowEnds - now);
+			throw RateLimitRefusals.RATE_LIMITED.refused(
+					"too many requests from this address; retry in " + Math.max(1, retryAfter.toSeconds()) + " s",
+					retryAfter);
 		}
 	}
 

@@ -3,7 +3,6 @@ package io.kindling.matching.report;
 import jakarta.validation.Valid;
 
 import io.kindling.matching.session.Session;
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -32,7 +31,7 @@ class ReportController {
 					+ "sat in a room.")
 	@ApiResponse(responseCode = "201", description = "Reported", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Reported before", useReturnTypeSchema = true)
-	@Refuses(ProblemType.NO_ROOM)
+	@Refuses("no-room")
 	ResponseEntity<ReportService.Reported> report(Session session, @Valid @RequestBody ReportRequest request) {
 		ReportService.Reported reported = this.reports.report(session, request.reason());
 		return ResponseEntity.status(reported.repeated() ? HttpStatus.OK : HttpStatus.CREATED).body(reported);

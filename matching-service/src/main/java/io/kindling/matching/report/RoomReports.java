@@ -56,7 +56,8 @@ class RoomReports {
 	 * brings to {@code reports-to-ban} reporters. Read committed, after locking each
 	 * reported session's row: the count then sees every report committed before, and two
 	 * reports of one session are counted one after the other.
-	 * @throws NoRoomToReport when the reporter never sat in a room
+	 * @throws io.kindling.support.web.Refused {@code no-room} when the reporter never sat
+	 * in a room
 	 */
 	@Transactional(isolation = Isolation.READ_COMMITTED)
 	public Recorded record(String reporterKey, ReportReason reason, Instant now) {
@@ -117,7 +118,12 @@ class RoomReports {
 				WHERE p.participant_key = :reporter
 				ORDER BY c.formed_at DESC, c.id DESC
 				LIMIT 1
-				""").param("reporter", reporterKey).query(LastRoom.class).optional().orElseThrow(NoRoomToReport::new);
+				""")
+			.param("reporter", reporterKey)
+			.query(LastRoom.class)
+			.optional()
+			.orElseThrow(() -> ReportRefusals.NO_ROOM
+				.refused("this session has not been in a room; there is nobody to report"));
 	}
 
 	/**

@@ -3,6 +3,7 @@ package io.kindling.matching.session;
 import java.util.List;
 
 import io.kindling.push.StreamTickets;
+import io.kindling.support.web.ProblemType;
 
 import org.springframework.core.MethodParameter;
 import org.springframework.http.HttpHeaders;
@@ -45,16 +46,16 @@ class SessionArgumentResolver implements HandlerMethodArgumentResolver, WebMvcCo
 		String ticket = webRequest.getParameter(StreamTickets.PARAMETER);
 		if (ticket != null && parameter.hasParameterAnnotation(OrStreamTicket.class)) {
 			return this.sessions.redeemTicket(ticket)
-				.orElseThrow(() -> new Unauthenticated(
+				.orElseThrow(() -> ProblemType.UNAUTHENTICATED.refused(
 						"the stream ticket is unknown, used or expired: get a new one from POST /api/matching/events/tickets"));
 		}
 		String header = webRequest.getHeader(HttpHeaders.AUTHORIZATION);
 		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			throw new Unauthenticated("a session token is required: Authorization: Bearer <token>");
+			throw ProblemType.UNAUTHENTICATED.refused("a session token is required: Authorization: Bearer <token>");
 		}
 		String token = header.substring(BEARER.length()).trim();
 		return this.sessions.resolve(token)
-			.orElseThrow(() -> new Unauthenticated("the session token is unknown or has expired"));
+			.orElseThrow(() -> ProblemType.UNAUTHENTICATED.refused("the session token is unknown or has expired"));
 	}
 
 }

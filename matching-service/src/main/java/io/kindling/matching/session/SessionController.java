@@ -2,7 +2,6 @@ package io.kindling.matching.session;
 
 import jakarta.servlet.http.HttpServletRequest;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 
@@ -25,7 +24,7 @@ class SessionController {
 			description = "Issues a session token, valid until `expires_at`, to send as `Authorization: Bearer "
 					+ "<token>` on the rooms' calls. It asks for nothing; past the per-address limit it answers "
 					+ "429 `rate-limited` with `Retry-After`.")
-	@Refuses(ProblemType.RATE_LIMITED)
+	@Refuses("rate-limited")
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {
 		return this.sessions.issue(request.getRemoteAddr());

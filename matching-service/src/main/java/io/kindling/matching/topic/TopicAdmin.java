@@ -34,7 +34,7 @@ class TopicAdmin {
 	ManagedTopic add(String name) {
 		ManagedTopic added = this.transactions.execute((status) -> {
 			if (this.topics.findByName(name).isPresent()) {
-				throw new TopicNameTaken(name);
+				throw TopicRefusals.nameTaken(name);
 			}
 			return ManagedTopic.of(saved(new TopicEntity(name), name));
 		});
@@ -45,10 +45,11 @@ class TopicAdmin {
 
 	ManagedTopic change(long id, @Nullable String name, @Nullable Boolean active) {
 		ManagedTopic changed = this.transactions.execute((status) -> {
-			TopicEntity topic = this.topics.findById(id).orElseThrow(() -> new TopicNotFound(id));
+			TopicEntity topic = this.topics.findById(id)
+				.orElseThrow(() -> TopicRefusals.NO_SUCH_TOPIC.refused("no topic has id " + id));
 			if (name != null && !name.equals(topic.name())) {
 				this.topics.findByName(name).filter((other) -> other.id() != id).ifPresent((other) -> {
-					throw new TopicNameTaken(name);
+					throw TopicRefusals.nameTaken(name);
 				});
 				topic.rename(name);
 			}
@@ -72,7 +73,7 @@ class TopicAdmin {
 			return this.topics.saveAndFlush(topic);
 		}
 		catch (DataIntegrityViolationException ex) {
-			throw new TopicNameTaken(name);
+			throw TopicRefusals.nameTaken(name);
 		}
 	}
 

@@ -9,7 +9,6 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import org.jspecify.annotations.Nullable;
@@ -40,7 +39,7 @@ class TopicAdminController {
 	@Operation(summary = "Add a topic",
 			description = "Adds an active topic (201). A name is 1 to 100 characters, without blanks around it or "
 					+ "control characters; a name another topic has is 409 `topic-name-taken`.")
-	@Refuses(ProblemType.TOPIC_NAME_TAKEN)
+	@Refuses("topic-name-taken")
 	@ResponseStatus(HttpStatus.CREATED)
 	TopicAdmin.ManagedTopic add(@Valid @RequestBody NewTopic request) {
 		return this.topics.add(request.name());
@@ -52,7 +51,7 @@ class TopicAdminController {
 			description = "Give `name`, `active` or both: renames the topic, retires it (`\"active\": false`) or "
 					+ "brings it back. An unknown id is 404 `no-such-topic`, a name another topic has 409 "
 					+ "`topic-name-taken`; topics are never deleted.")
-	@Refuses({ ProblemType.NO_SUCH_TOPIC, ProblemType.TOPIC_NAME_TAKEN })
+	@Refuses({ "no-such-topic", "topic-name-taken" })
 	TopicAdmin.ManagedTopic change(@PathVariable long id, @Valid @RequestBody TopicChange request) {
 		return this.topics.change(id, request.name(), request.active());
 	}

@@ -3,6 +3,8 @@ package io.kindling.matching.admin;
 import java.util.Map;
 
 import io.kindling.matching.MatchingProperties;
+import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refused;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.bind.Binder;
@@ -23,9 +25,10 @@ class AdminTokenTests {
 			if (header != null) {
 				request.addHeader("Authorization", header);
 			}
-			assertThatExceptionOfType(AdminTokenRefused.class)
+			assertThatExceptionOfType(Refused.class)
 				.isThrownBy(() -> gate.preHandle(request, new MockHttpServletResponse(), new Object()))
-				.withMessageContaining(header == null ? "off" : "off");
+				.withMessageContaining("off")
+				.matches((refused) -> refused.refusal() == ProblemType.UNAUTHENTICATED);
 		}
 	}
 
@@ -37,8 +40,9 @@ class AdminTokenTests {
 		assertThat(gate.preHandle(request, new MockHttpServletResponse(), new Object())).isTrue();
 		MockHttpServletRequest wrong = new MockHttpServletRequest("GET", "/api/admin/topics");
 		wrong.addHeader("Authorization", "Bearer s3cre");
-		assertThatExceptionOfType(AdminTokenRefused.class)
-			.isThrownBy(() -> gate.preHandle(wrong, new MockHttpServletResponse(), new Object()));
+		assertThatExceptionOfType(Refused.class)
+			.isThrownBy(() -> gate.preHandle(wrong, new MockHttpServletResponse(), new Object()))
+			.matches((refused) -> refused.refusal() == ProblemType.UNAUTHENTICATED);
 	}
 
 	private static MatchingProperties properties(Map<String, String> settings) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -30,10 +31,11 @@ import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * The one idempotent producer of this relay ({@code acks=all},
- * {@code enable.idempotence=true}, at most 5 requests in flight, so that retries never
- * reorder a partition). It is replaced when it reaches a state it cannot recover from.
- * Records go only to topics that {@link KafkaTopics} has created or checked.
+ * The relay's idempotent producer ({@code acks=all}, {@code enable.idempotence=true}, one
+ * request in flight per broker connection), shared by every worker; replaced when it
+ * reaches a state it cannot recover from. A claim sends all its records through one
+ * {@link Session}, so they are one first-in, first-out queue per Kafka partition. Records
+ * go only to topics that {@link KafkaTopics} has created or checked.
  */
 @Component
 public class KafkaPublisher implements DisposableBean {
@@ -46,7 +48,8 @@ public class KafkaPublisher implements DisposableBean {
 
 	private final KafkaTopics topics;
 
-	private @Nullable Producer<String, byte[]> producer;
+	/** The producer new sessions get; empty until first used, and after a replacement. */
+	private final AtomicReference<@Nullable Producer<String, byte[]>> producer = new AtomicReference<>();
 
 	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay, KafkaTopics topics) {
 		Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
@@ -56,11 +59,15 @@ public class KafkaPublisher implements DisposableBean {
 		// Not settings: per-key order and no loss depend on them.
 		config.put(ProducerConfig.ACKS_CONFIG, "all");
 		config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-		int inFlight = Integer
-			.parseInt(String.valueOf(config.getOrDefault(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5)));
-		if (inFlight > 5) {
-			throw new IllegalStateException("max.in.flight.requests.per.connection must be at most 5 to keep order");
-		}
+		// One request in flight, so a partition's next batch leaves only once the one
+		// before it is acked. Idempotence alone does not keep order: a broker that holds
+		// no state for this producer on a partition (its first batch there, or state
+		// expired) accepts any sequence number, so when a restarting broker bounces the
+		// first batch (NOT_LEADER_OR_FOLLOWER) and takes the second, the second is
+		// appended first and the retried first one fails with
+		// OUT_OF_ORDER_SEQUENCE_NUMBER
+		// for ever (docs/events.md, "Per-key order after a broker restart").
+		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 1);
 		// A record never expires inside the producer: an expired batch followed by a
 		// delivered one would put a key's later event before its earlier one. Each
 		// partition's queue stays first in, first out; a batch that is not acked in
@@ -85,41 +92,21 @@ public class KafkaPublisher implements DisposableBean {
 		return this.ackTimeout;
 	}
 
-	/**
-	 * Sends one record; a record the producer refuses at once (too large, no metadata)
-	 * comes back as an already failed future.
-	 */
-	public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
-		try {
-			this.topics.ensure(record.topic());
-		}
-		catch (KafkaTopics.TopicNotReady ex) {
-			return CompletableFuture.failedFuture(ex);
-		}
-		Producer<String, byte[]> current = producer();
-		try {
-			return current.send(record, callback);
-		}
-		catch (KafkaException | IllegalStateException ex) {
-			if (isFatal(ex)) {
-				replace(current, ex);
+	/** The producer one claim sends all its records through. */
+	public Session session() {
+		Producer<String, byte[]> current = this.producer.get();
+		while (current == null) {
+			Producer<String, byte[]> created = new KafkaProducer<>(this.config);
+			current = this.producer.compareAndExchange(null, created);
+			if (current == null) {
+				current = created;
 			}
-			return CompletableFuture.failedFuture(ex);
+			else {
+				// another worker made one first
+				created.close(Duration.ZERO);
+			}
 		}
-	}
-
-	/**
-	 * After a failed send: drops the producer if the failure leaves it unusable, so the
-	 * next batch gets a fresh one.
-	 */
-	public void failed(Throwable failure) {
-		Producer<String, byte[]> current;
-		synchronized (this) {
-			current = this.producer;
-		}
-		if (current != null && isFatal(failure)) {
-			replace(current, failure);
-		}
+		return new Session(current);
 	}
 
 	/** Kafka would not take it now, but will later: back off, retry, do not count. */
@@ -135,34 +122,73 @@ public class KafkaPublisher implements DisposableBean {
 				|| failure instanceof IllegalStateException;
 	}
 
-	private synchronized Producer<String, byte[]> producer() {
-		if (this.producer == null) {
-			this.producer = new KafkaProducer<>(this.config);
-		}
-		return this.producer;
-	}
-
+	/**
+	 * Takes the broken producer out of use, once, whichever session noticed first; the
+	 * sessions still holding it see their records fail as not the rows' fault.
+	 */
 	private void replace(Producer<String, byte[]> broken, Throwable cause) {
-		synchronized (this) {
-			if (this.producer != broken) {
-				return;
-			}
-			this.producer = null;
+		if (this.producer.compareAndSet(broken, null)) {
+			log.warn("Replacing the Kafka producer after {}", cause.toString());
+			broken.close(Duration.ZERO);
 		}
-		log.warn("Replacing the Kafka producer after {}", cause.toString());
-		broken.close(Duration.ZERO);
 	}
 
 	@Override
 	public void destroy() {
-		Producer<String, byte[]> current;
-		synchronized (this) {
-			current = this.producer;
-			this.producer = null;
-		}
+		Producer<String, byte[]> current = this.producer.getAndSet(null);
 		if (current != null) {
 			current.close(Duration.ofSeconds(5));
 		}
+	}
+
+	/**
+	 * One claim's use of the producer. All its records go through the same producer, so
+	 * per partition they are acked in the order they were sent, and a failure fails the
+	 * records queued behind it too: what is acked of a claim is always a prefix of each
+	 * key's rows. A claim that took a producer since replaced has its waiting records
+	 * aborted; that is not the rows' fault, so it counts as transient.
+	 */
+	public final class Session {
+
+		private final Producer<String, byte[]> producer;
+
+		private Session(Producer<String, byte[]> producer) {
+			this.producer = producer;
+		}
+
+		/**
+		 * Sends one record; a record the producer refuses at once (too large, no
+		 * metadata) comes back as an already failed future.
+		 */
+		public Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+			try {
+				KafkaPublisher.this.topics.ensure(record.topic());
+				return this.producer.send(record, callback);
+			}
+			catch (KafkaException | IllegalStateException ex) {
+				failed(ex);
+				return CompletableFuture.failedFuture(ex);
+			}
+		}
+
+		/**
+		 * After a failed send: takes this session's producer out of use if the failure
+		 * leaves it unusable, so the next claim gets a fresh one.
+		 */
+		public void failed(Throwable failure) {
+			if (isFatal(failure)) {
+				replace(this.producer, failure);
+			}
+		}
+
+		/**
+		 * Whether the failure is no fault of the row: Kafka will take it later, or this
+		 * session's producer was replaced under it.
+		 */
+		public boolean isTransient(Throwable failure) {
+			return KafkaPublisher.isTransient(failure) || KafkaPublisher.this.producer.get() != this.producer;
+		}
+
 	}
 
 }

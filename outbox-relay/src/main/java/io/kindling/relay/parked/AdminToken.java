@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 
 import io.kindling.relay.RelayProperties;
+import io.kindling.support.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -37,15 +38,16 @@ class AdminToken implements WebMvcConfigurer, HandlerInterceptor {
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
 		if (this.token.length == 0) {
-			throw new AdminTokenMissing("the admin API is off: no kindling.relay.admin-token is set");
+			throw ProblemType.UNAUTHENTICATED.refused("the admin API is off: no kindling.relay.admin-token is set");
 		}
 		String presented = presented(request);
 		if (presented == null) {
-			throw new AdminTokenMissing("send the admin token as 'Authorization: Bearer <token>' or " + HEADER);
+			throw ProblemType.UNAUTHENTICATED
+				.refused("send the admin token as 'Authorization: Bearer <token>' or " + HEADER);
 		}
 		// Constant time: the comparison must not tell how much of a guess was right.
 		if (!MessageDigest.isEqual(this.token, presented.getBytes(StandardCharsets.UTF_8))) {
-			throw new AdminTokenMissing("the admin token is not right");
+			throw ProblemType.UNAUTHENTICATED.refused("the admin token is not right");
 		}
 		return true;
 	}

@@ -6,7 +6,6 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 
@@ -46,7 +45,7 @@ class ParkedController {
 			description = "Resets the row's attempts so that it is published with the relay's next batch (`status` "
 					+ "is always `queued`). 404 `parked-row-not-found` when no parked row has this event id, "
 					+ "400 when the id is not an event id.")
-	@Refuses(ProblemType.PARKED_ROW_NOT_FOUND)
+	@Refuses("parked-row-not-found")
 	Retried retry(@PathVariable @Pattern(regexp = EVENT_ID) String id) {
 		ParkedRow row = this.parkedRows.retry(id);
 		return new Retried(row.id(), row.source(), "queued");

@@ -59,7 +59,7 @@ class ParkedRows {
 				}
 			}
 		}
-		throw new ParkedRowNotFound(eventId);
+		throw ParkedRefusals.notFound(eventId);
 	}
 
 	private ParkedRow find(String eventId) {
@@ -80,7 +80,7 @@ class ParkedRows {
 				return rows.get(0);
 			}
 		}
-		throw new ParkedRowNotFound(eventId);
+		throw ParkedRefusals.notFound(eventId);
 	}
 
 }

@@ -121,6 +121,7 @@ final class OutboxBatch {
 	}
 
 	private Outcome publish(List<Integer> partitions, int allPartitions) {
+		this.metrics.claim();
 		JdbcClient jdbc = this.source.jdbc();
 		List<Integer> locked = jdbc.sql(LOCK_PARTITIONS)
 			.param("table", this.source.table())
@@ -135,6 +136,7 @@ final class OutboxBatch {
 			return Outcome.NOTHING;
 		}
 		Instant now = this.clock.instant();
+		KafkaPublisher.Session kafka = this.kafka.session();
 		List<Sending> sent = new ArrayList<>(rows.size());
 		Set<String> heldBackKeys = new HashSet<>();
 		boolean unavailable = false;
@@ -149,12 +151,12 @@ final class OutboxBatch {
 				continue;
 			}
 			AckTime ackTime = new AckTime(this.clock);
-			Sending sending = new Sending(row, this.kafka.send(record(row), ackTime), ackTime);
+			Sending sending = new Sending(row, kafka.send(record(row), ackTime), ackTime);
 			sent.add(sending);
 			Throwable refused = sending.refused();
 			if (refused != null) {
 				heldBackKeys.add(row.eventKey());
-				if (KafkaPublisher.isTransient(refused)) {
+				if (kafka.isTransient(refused)) {
 					// No metadata, no connection: the rest of the batch would fail the
 					// same way.
 					unavailable = true;
@@ -162,10 +164,11 @@ final class OutboxBatch {
 				}
 			}
 		}
-		return awaitAndMark(jdbc, sent, unavailable);
+		return awaitAndMark(jdbc, kafka, sent, unavailable);
 	}
 
-	private Outcome awaitAndMark(JdbcClient jdbc, List<Sending> sent, boolean unavailableBeforeSending) {
+	private Outcome awaitAndMark(JdbcClient jdbc, KafkaPublisher.Session kafka, List<Sending> sent,
+			boolean unavailableBeforeSending) {
 		boolean unavailable = unavailableBeforeSending;
 		long deadline = System.nanoTime() + this.kafka.ackTimeout().toNanos();
 		List<Sending> acked = new ArrayList<>(sent.size());
@@ -183,8 +186,8 @@ final class OutboxBatch {
 				continue;
 			}
 			failedKeys.add(sending.row.eventKey());
-			this.kafka.failed(failure);
-			if (KafkaPublisher.isTransient(failure)) {
+			kafka.failed(failure);
+			if (kafka.isTransient(failure)) {
 				unavailable = true;
 				notAcked++;
 			}

@@ -19,6 +19,8 @@ final class RelayMetrics {
 
 	private final Timer latency;
 
+	private final Counter claims;
+
 	RelayMetrics(MeterRegistry registry, String source) {
 		this.published = Counter.builder("kindling.relay.published")
 			.description("Rows acked by Kafka and marked published")
@@ -45,6 +47,14 @@ final class RelayMetrics {
 			.minimumExpectedValue(Duration.ofMillis(1))
 			.maximumExpectedValue(Duration.ofMinutes(5))
 			.register(registry);
+		this.claims = Counter.builder("kindling.relay.claims")
+			.description("Claim transactions started, whether they found rows or not")
+			.tag("source", source)
+			.register(registry);
+	}
+
+	void claim() {
+		this.claims.increment();
 	}
 
 	void published(int rows) {

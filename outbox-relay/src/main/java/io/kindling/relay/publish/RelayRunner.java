@@ -3,7 +3,7 @@ package io.kindling.relay.publish;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.kindling.relay.RelayProperties;
@@ -12,6 +12,7 @@ import io.kindling.relay.source.OutboxSources;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -21,46 +22,48 @@ import org.springframework.stereotype.Component;
 @Component
 public class RelayRunner implements SmartLifecycle {
 
-	private final Map<String, SourceRelay> relays;
+	private final List<SourceRelay> relays;
 
 	private volatile boolean running;
 
 	RelayRunner(OutboxSources sources, KafkaPublisher kafka, MeterRegistry registry, Clock clock,
-			RelayProperties properties) {
+			RelayProperties properties, TaskScheduler scheduler) {
+		if (sources.all().stream().map((source) -> source.name()).distinct().count() != sources.all().size()) {
+			throw new IllegalStateException("two sources share a name");
+		}
 		this.relays = sources.all()
 			.stream()
-			.collect(Collectors.toMap((source) -> source.name(),
-					(source) -> new SourceRelay(source, new OutboxBatch(source, kafka,
-							new RelayMetrics(registry, source.name()), clock, properties), properties, clock),
-					(a, b) -> {
-						throw new IllegalStateException("two sources share a name");
-					}, java.util.LinkedHashMap::new));
+			.map((source) -> new SourceRelay(source,
+					new OutboxBatch(source, kafka, new RelayMetrics(registry, source.name()), clock, properties),
+					properties, clock, scheduler))
+			.toList();
 	}
 
-	/** Rows of the named table were committed: its probe runs now. */
+	/** The outbox tables this relay publishes: the only names a wake-up may carry. */
+	Set<String> tables() {
+		return this.relays.stream().map(SourceRelay::table).collect(Collectors.toUnmodifiableSet());
+	}
+
+	/** Rows of the named table were committed: its workers claim now. */
 	void wakeUp(String table) {
-		this.relays.values().stream().filter((relay) -> relay.table().equals(table)).forEach(SourceRelay::probeNow);
+		this.relays.stream().filter((relay) -> relay.table().equals(table)).forEach(SourceRelay::wakeUp);
 	}
 
 	@Override
 	public void start() {
-		this.relays.values().forEach(SourceRelay::start);
+		this.relays.forEach(SourceRelay::start);
 		this.running = true;
 	}
 
 	@Override
 	public void stop() {
-		this.relays.values().forEach((relay) -> relay.stop(Duration.ofSeconds(20)));
+		this.relays.forEach((relay) -> relay.stop(Duration.ofSeconds(20)));
 		this.running = false;
 	}
 
 	@Override
 	public boolean isRunning() {
 		return this.running;
-	}
-
-	List<String> sourceNames() {
-		return List.copyOf(this.relays.keySet());
 	}
 
 }

@@ -2,15 +2,12 @@ package io.kindling.relay.publish;
 
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.relay.RelayProperties;
@@ -19,27 +16,46 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.scheduling.TaskScheduler;
+import org.springframework.scheduling.Trigger;
+import org.springframework.scheduling.TriggerContext;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.util.backoff.BackOffExecution;
+
 /**
  * Publishes one source: a few workers, each owning a block of partitions, and a probe
- * that wakes them. The probe is one indexed {@code LIMIT 1} query; it runs every
- * {@code polling.min-interval} while rows keep coming and backs off to
- * {@code polling.max-interval} when idle, so an idle relay costs the database a handful
- * of cheap reads a second. A writer's after-commit wake-up skips the wait.
+ * that wakes them.
  * <p>
- * Invariant: <em>after any wake-up, each worker starts a claim.</em> A worker's wake-ups
- * go into its own queue of one slot, emptied before each claim: offering never blocks nor
- * is lost, and an offer to a full slot is a claim already owed. A wake-up that comes
- * while a worker's last claim is coming back empty waits in the slot, and a writer's ring
- * always becomes a wake-up: a committed row never waits for the next poll.
+ * Invariants:
+ * <ul>
+ * <li><em>After any wake-up, each worker starts a claim.</em> A worker is an executor of
+ * one thread whose queue holds one claim: a wake-up while the worker is claiming queues
+ * one more claim, and a wake-up while one is queued already is dropped, as that claim is
+ * still to come. So a row committed before a wake-up is seen by a claim that starts after
+ * it, whatever the worker was doing, and a flood of wake-ups is at most one claim more
+ * per worker.</li>
+ * <li><em>One claim at a time per block.</em> The one thread is what keeps a worker's
+ * claims apart; the partition locks keep other relays' apart.</li>
+ * <li><em>A worker claims until a claim comes back empty</em>, then rests until woken: an
+ * idle relay runs only its probe.</li>
+ * <li><em>While Kafka or the database fails, a worker backs off</em>
+ * ({@code kafka-backoff}, doubling) and is woken by the scheduler when its rest ends;
+ * wake-ups during the rest do not shorten it.</li>
+ * <li><em>Stopping lets every worker finish its batch</em>: a batch is never abandoned
+ * half sent.</li>
+ * </ul>
+ * The probe is one indexed {@code LIMIT 1} query on the {@link TaskScheduler}; it runs
+ * every {@code polling.min-interval} while rows keep being published and doubles its
+ * interval up to {@code polling.max-interval} while nothing is, so an idle relay costs
+ * the database a query a second or so. A writer's after-commit wake-up reaches the
+ * workers without it.
  */
 final class SourceRelay {
 
 	private static final Logger log = LoggerFactory.getLogger(SourceRelay.class);
 
-	private static final Duration WAKE_UP_SPACING = Duration.ofMillis(5);
-
-	/** What a wake-up queue holds: only whether a claim is owed counts. */
-	private static final Object OWED = new Object();
+	/** The probe's interval while the source's table is not there yet. */
+	private static final Duration NOT_READY_INTERVAL = Duration.ofSeconds(1);
 
 	private final OutboxSource source;
 
@@ -49,236 +65,208 @@ final class SourceRelay {
 
 	private final Clock clock;
 
-	private final String probe;
+	private final TaskScheduler scheduler;
 
-	/** Each worker's share of the partitions. */
-	private final List<PartitionBlock> blocks;
+	private final String probeQuery;
 
-	/** One slot per worker (by block): a claim that worker owes. */
-	private final List<BlockingQueue<Object>> wakeUps;
-
-	/** One slot: a writer's ring the probe has not answered yet. */
-	private final BlockingQueue<Object> rings = new ArrayBlockingQueue<>(1);
-
-	private final CountDownLatch stopped = new CountDownLatch(1);
+	private final List<Worker> workers;
 
 	private final AtomicLong published = new AtomicLong();
 
-	/**
-	 * Workers inside {@link #drain}: while all of them are, a probe finds nothing new.
-	 */
-	private final AtomicInteger draining = new AtomicInteger();
+	/** What the probe's trigger waits after its last run; only the probe changes it. */
+	private volatile Duration probeInterval;
 
-	private @Nullable ExecutorService threads;
+	private long publishedAtLastProbe;
 
-	SourceRelay(OutboxSource source, OutboxBatch batch, RelayProperties properties, Clock clock) {
+	private volatile boolean running;
+
+	private @Nullable ScheduledFuture<?> probe;
+
+	SourceRelay(OutboxSource source, OutboxBatch batch, RelayProperties properties, Clock clock,
+			TaskScheduler scheduler) {
 		this.source = source;
 		this.batch = batch;
 		this.properties = properties;
 		this.clock = clock;
-		this.probe = """
+		this.scheduler = scheduler;
+		this.probeQuery = """
 				SELECT id FROM %s
 				WHERE published_at IS NULL AND parked_at IS NULL
 				  AND (next_attempt_at IS NULL OR next_attempt_at <= FROM_UNIXTIME(:now))
 				LIMIT 1
 				""".formatted(source.table());
-		this.blocks = PartitionBlock.split(properties.partitions(), properties.workersPerSource());
-		this.wakeUps = this.blocks.stream()
-			.map((block) -> (BlockingQueue<Object>) new ArrayBlockingQueue<>(1))
-			.toList();
+		List<PartitionBlock> blocks = PartitionBlock.split(properties.partitions(), properties.workersPerSource());
+		this.workers = IntStream.range(0, blocks.size()).mapToObj((i) -> new Worker(i, blocks.get(i))).toList();
+		this.probeInterval = properties.polling().minInterval();
 	}
 
 	void start() {
-		// the last thread is the probe
-		ExecutorService threads = Executors.newFixedThreadPool(this.blocks.size() + 1,
-				Thread.ofPlatform().name("relay-" + this.source.name() + "-", 0).daemon().factory());
+		this.running = true;
+		this.workers.forEach(Worker::start);
 		// each worker's first claim needs no probe
 		wakeUp();
-		for (int worker = 0; worker < this.blocks.size(); worker++) {
-			PartitionBlock block = this.blocks.get(worker);
-			BlockingQueue<Object> wakeUp = this.wakeUps.get(worker);
-			threads.execute(() -> work(block, wakeUp));
-		}
-		threads.execute(this::probe);
-		threads.shutdown();
-		this.threads = threads;
+		this.probe = this.scheduler.schedule(this::probe, new ProbeTrigger());
 	}
 
 	/** Lets every worker finish its batch (never abandons one half-sent), then stops. */
 	void stop(Duration timeout) {
-		this.stopped.countDown();
-		// each thread wakes and sees the stop
-		wakeUp();
-		this.rings.offer(OWED);
-		ExecutorService threads = this.threads;
-		if (threads == null) {
-			return;
+		this.running = false;
+		ScheduledFuture<?> scheduled = this.probe;
+		if (scheduled != null) {
+			scheduled.cancel(false);
 		}
-		try {
-			threads.awaitTermination(timeout.toNanos(), TimeUnit.NANOSECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
+		this.workers.forEach((worker) -> worker.stop(timeout));
 	}
 
 	String table() {
 		return this.source.table();
 	}
 
-	/** Makes every worker claim once more, now or as soon as its batch ends. */
+	/**
+	 * Makes every worker claim once more, now or as soon as its batch ends (a writer's
+	 * wake-up, or the probe finding rows).
+	 */
 	void wakeUp() {
-		this.wakeUps.forEach((wakeUp) -> wakeUp.offer(OWED));
-	}
-
-	/** A writer committed rows: the probe wakes the workers now instead of polling. */
-	void probeNow() {
-		this.rings.offer(OWED);
-	}
-
-	private boolean stopped() {
-		return this.stopped.getCount() == 0;
-	}
-
-	private void work(PartitionBlock block, BlockingQueue<Object> wakeUp) {
-		try {
-			while (true) {
-				wakeUp.take();
-				if (stopped()) {
-					return;
-				}
-				this.draining.incrementAndGet();
-				try {
-					drain(block);
-				}
-				finally {
-					this.draining.decrementAndGet();
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
-
-	private void drain(PartitionBlock block) throws InterruptedException {
-		int kafkaFailures = 0;
-		int databaseFailures = 0;
-		while (!stopped()) {
-			if (!this.source.ready()) {
-				return;
-			}
-			BatchResult result;
-			try {
-				result = this.batch.run(block);
-				databaseFailures = 0;
-			}
-			catch (RuntimeException ex) {
-				// The transaction rolled back: its rows are claimed again later (at least
-				// once).
-				databaseFailures++;
-				log.warn("{}: batch of partitions {}-{} failed, retrying: {}", this.source.name(), block.first(),
-						block.last(), ex.toString());
-				pause(this.properties.kafkaBackoff().after(databaseFailures));
-				continue;
-			}
-			if (result.kafkaUnavailable()) {
-				kafkaFailures++;
-				log.info("{}: Kafka did not take the batch of partitions {}-{} ({} in a row), backing off",
-						this.source.name(), block.first(), block.last(), kafkaFailures);
-				pause(this.properties.kafkaBackoff().after(kafkaFailures));
-			}
-			else {
-				kafkaFailures = 0;
-			}
-			if (result.published() > 0) {
-				this.published.addAndGet(result.published());
-			}
-			if (!result.didWork() && !result.kafkaUnavailable()) {
-				return;
-			}
-		}
+		this.workers.forEach(Worker::wakeUp);
 	}
 
 	private void probe() {
-		Duration interval = this.properties.polling().minInterval();
-		long publishedBefore = this.published.get();
+		if (!this.running) {
+			return;
+		}
+		if (!this.source.ready()) {
+			this.probeInterval = NOT_READY_INTERVAL;
+			return;
+		}
+		if (this.workers.stream().allMatch(Worker::claiming)) {
+			// Every worker goes on until a claim comes back empty: a probe now would only
+			// cost the database a scan over the index entries they have just published.
+			this.probeInterval = this.properties.polling().minInterval();
+			return;
+		}
+		boolean pending;
 		try {
-			while (!stopped()) {
-				boolean rung = awaitRing(interval);
-				if (stopped()) {
-					return;
-				}
-				if (!this.source.ready()) {
-					interval = Duration.ofSeconds(1);
-					continue;
-				}
-				if (rung) {
-					// The ring's rows were committed before it: a claim that starts now
-					// sees them, whatever the workers are doing.
-					wakeUp();
-					interval = this.properties.polling().minInterval();
-					publishedBefore = this.published.get();
-					continue;
-				}
-				if (this.draining.get() == this.wakeUps.size()) {
-					// Every worker is claiming already and goes on until a claim
-					// comes back empty: a probe now would only cost the database a
-					// scan over the index entries they have just published.
-					interval = this.properties.polling().minInterval();
-					continue;
-				}
-				boolean pending;
+			pending = !this.source.jdbc()
+				.sql(this.probeQuery)
+				.param("now", SqlTime.epochSeconds(this.clock.instant()))
+				.query(Long.class)
+				.list()
+				.isEmpty();
+		}
+		catch (RuntimeException ex) {
+			log.warn("{}: probe failed: {}", this.source.name(), ex.toString());
+			this.probeInterval = NOT_READY_INTERVAL;
+			return;
+		}
+		if (pending) {
+			wakeUp();
+		}
+		long publishedNow = this.published.get();
+		Duration doubled = this.probeInterval.multipliedBy(2);
+		Duration max = this.properties.polling().maxInterval();
+		this.probeInterval = (publishedNow != this.publishedAtLastProbe) ? this.properties.polling().minInterval()
+				: (doubled.compareTo(max) > 0) ? max : doubled;
+		this.publishedAtLastProbe = publishedNow;
+	}
+
+	/** The probe runs its current interval after its last run ended. */
+	private final class ProbeTrigger implements Trigger {
+
+		@Override
+		public Instant nextExecution(TriggerContext context) {
+			Instant last = context.lastCompletion();
+			return (last != null) ? last.plus(SourceRelay.this.probeInterval) : context.getClock().instant();
+		}
+
+	}
+
+	/** One block of partitions and the one thread that claims it. */
+	private final class Worker {
+
+		private final PartitionBlock block;
+
+		private final ThreadPoolTaskExecutor claims = new ThreadPoolTaskExecutor();
+
+		/** Failures in a row; only the worker's thread touches it. */
+		private @Nullable BackOffExecution failing;
+
+		/** A failing worker rests: claims woken meanwhile are skipped. */
+		private volatile boolean resting;
+
+		Worker(int index, PartitionBlock block) {
+			this.block = block;
+			this.claims.setThreadNamePrefix("relay-" + SourceRelay.this.source.name() + "-" + index + "-");
+			this.claims.setCorePoolSize(1);
+			this.claims.setMaxPoolSize(1);
+			// the claim owed after the current one; a wake-up while it waits is dropped
+			this.claims.setQueueCapacity(1);
+			this.claims.setRejectedExecutionHandler(new ThreadPoolExecutor.DiscardPolicy());
+			this.claims.setWaitForTasksToCompleteOnShutdown(true);
+		}
+
+		void start() {
+			this.claims.initialize();
+		}
+
+		void stop(Duration timeout) {
+			this.claims.setAwaitTerminationMillis(timeout.toMillis());
+			this.claims.shutdown();
+		}
+
+		void wakeUp() {
+			this.claims.execute(this::drain);
+		}
+
+		boolean claiming() {
+			return this.claims.getActiveCount() > 0;
+		}
+
+		/** Claims until a claim comes back empty, Kafka fails, or the relay stops. */
+		private void drain() {
+			if (!SourceRelay.this.running || this.resting || !SourceRelay.this.source.ready()) {
+				return;
+			}
+			while (SourceRelay.this.running) {
+				BatchResult result;
 				try {
-					pending = !this.source.jdbc()
-						.sql(this.probe)
-						.param("now", SqlTime.epochSeconds(this.clock.instant()))
-						.query(Long.class)
-						.list()
-						.isEmpty();
+					result = SourceRelay.this.batch.run(this.block);
 				}
 				catch (RuntimeException ex) {
-					log.warn("{}: probe failed: {}", this.source.name(), ex.toString());
-					interval = Duration.ofSeconds(1);
-					continue;
+					// The transaction rolled back: its rows are claimed again later (at
+					// least once).
+					log.warn("{}: batch of partitions {}-{} failed, retrying: {}", SourceRelay.this.source.name(),
+							this.block.first(), this.block.last(), ex.toString());
+					rest();
+					return;
 				}
-				if (pending) {
-					wakeUp();
+				SourceRelay.this.published.addAndGet(result.published());
+				if (result.kafkaUnavailable()) {
+					log.info("{}: Kafka did not take the batch of partitions {}-{}, backing off",
+							SourceRelay.this.source.name(), this.block.first(), this.block.last());
+					rest();
+					return;
 				}
-				long publishedNow = this.published.get();
-				if (publishedNow != publishedBefore) {
-					interval = this.properties.polling().minInterval();
+				this.failing = null;
+				if (!result.didWork()) {
+					return;
 				}
-				else {
-					Duration doubled = interval.multipliedBy(2);
-					interval = (doubled.compareTo(this.properties.polling().maxInterval()) > 0)
-							? this.properties.polling().maxInterval() : doubled;
-				}
-				publishedBefore = publishedNow;
 			}
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-	}
 
-	/**
-	 * Waits out the interval, or less after a writer's ring, but never less than 5 ms: a
-	 * flood of datagrams cannot turn into a flood of claims.
-	 * @return whether a ring ended the wait
-	 */
-	private boolean awaitRing(Duration interval) throws InterruptedException {
-		long earliest = System.nanoTime() + WAKE_UP_SPACING.toNanos();
-		boolean rung = this.rings.poll(interval.toNanos(), TimeUnit.NANOSECONDS) != null;
-		if (rung) {
-			this.stopped.await(Math.max(0, earliest - System.nanoTime()), TimeUnit.NANOSECONDS);
+		/** Rests the next back-off delay, then claims again. */
+		private void rest() {
+			BackOffExecution failures = this.failing;
+			if (failures == null) {
+				failures = SourceRelay.this.properties.kafkaBackoff().toBackOff().start();
+				this.failing = failures;
+			}
+			this.resting = true;
+			SourceRelay.this.scheduler.schedule(() -> {
+				this.resting = false;
+				wakeUp();
+			}, SourceRelay.this.clock.instant().plusMillis(failures.nextBackOff()));
 		}
-		return rung;
-	}
 
-	/** Sleeps, but wakes early when the relay stops (not when rows arrive). */
-	private void pause(Duration duration) throws InterruptedException {
-		this.stopped.await(Math.max(1, duration.toMillis()), TimeUnit.MILLISECONDS);
 	}
 
 }

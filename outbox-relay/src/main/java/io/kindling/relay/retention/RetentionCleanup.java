@@ -1,7 +1,6 @@
 package io.kindling.relay.retention;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -12,9 +11,7 @@ import io.kindling.relay.source.OutboxSources;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -24,7 +21,7 @@ import org.springframework.stereotype.Component;
  * the same rows.
  */
 @Component
-public class RetentionCleanup implements SchedulingConfigurer {
+public class RetentionCleanup {
 
 	private static final Logger log = LoggerFactory.getLogger(RetentionCleanup.class);
 
@@ -40,12 +37,8 @@ public class RetentionCleanup implements SchedulingConfigurer {
 		this.clock = clock;
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		Duration interval = this.properties.cleanup().interval();
-		tasks.addFixedDelayTask(new FixedDelayTask(this::run, interval, interval));
-	}
-
+	@Scheduled(initialDelayString = "#{" + RelayProperties.BEAN + ".cleanup().interval()}",
+			fixedDelayString = "#{" + RelayProperties.BEAN + ".cleanup().interval()}")
 	public void run() {
 		Instant cutoff = this.clock.instant().minus(this.properties.retention());
 		for (OutboxSource source : this.sources.ready()) {

@@ -19,9 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,24 +28,17 @@ import org.springframework.stereotype.Component;
  * oldest one, parked rows.
  */
 @Component
-class OutboxStats implements SchedulingConfigurer {
+class OutboxStats {
 
 	private static final Logger log = LoggerFactory.getLogger(OutboxStats.class);
 
 	private final List<SourceStats> sources;
 
-	private final Duration interval;
-
-	OutboxStats(OutboxSources sources, MeterRegistry registry, Clock clock, RelayProperties properties) {
+	OutboxStats(OutboxSources sources, MeterRegistry registry, Clock clock) {
 		this.sources = sources.all().stream().map((source) -> new SourceStats(source, registry, clock)).toList();
-		this.interval = properties.statsInterval();
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		tasks.addFixedDelayTask(new FixedDelayTask(this::refresh, this.interval, Duration.ZERO));
-	}
-
+	@Scheduled(fixedDelayString = "#{" + RelayProperties.BEAN + ".statsInterval()}")
 	void refresh() {
 		for (SourceStats stats : this.sources) {
 			if (stats.source.ready()) {

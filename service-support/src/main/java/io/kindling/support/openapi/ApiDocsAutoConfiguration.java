@@ -1,5 +1,6 @@
 package io.kindling.support.openapi;
 
+import io.kindling.support.web.Refusals;
 import io.swagger.v3.oas.models.OpenAPI;
 import org.springdoc.core.customizers.GlobalOpenApiCustomizer;
 import org.springdoc.core.customizers.GlobalOperationCustomizer;
@@ -13,8 +14,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * The parts of every service's OpenAPI description that are the same everywhere: JSON
  * schemas as the services' Jackson writes them (snake_case, nulls where a field is
- * nullable), problem responses typed by the web edge's vocabulary, and each endpoint's
- * security from the service's {@link ServiceApi}.
+ * nullable), problem responses typed by the refusals the web edge and the service
+ * declare, and each endpoint's security from the service's {@link ServiceApi}.
  */
 @AutoConfiguration
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
@@ -28,13 +29,13 @@ public class ApiDocsAutoConfiguration {
 	}
 
 	@Bean
-	GlobalOperationCustomizer apiOperations(ServiceApi service) {
-		return new ApiOperations(service);
+	GlobalOperationCustomizer apiOperations(ServiceApi service, Refusals refusals) {
+		return new ApiOperations(service, refusals);
 	}
 
 	@Bean
-	GlobalOpenApiCustomizer apiDocument(ServiceApi service) {
-		return new ApiDocument(service);
+	GlobalOpenApiCustomizer apiDocument(ServiceApi service, Refusals refusals) {
+		return new ApiDocument(service, refusals);
 	}
 
 }

@@ -5,7 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusal;
+import io.kindling.support.web.Refusals;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.media.JsonSchema;
@@ -24,8 +25,11 @@ final class ApiDocument implements GlobalOpenApiCustomizer {
 
 	private final ServiceApi service;
 
-	ApiDocument(ServiceApi service) {
+	private final Refusals declared;
+
+	ApiDocument(ServiceApi service, Refusals declared) {
 		this.service = service;
+		this.declared = declared;
 	}
 
 	@Override
@@ -34,18 +38,22 @@ final class ApiDocument implements GlobalOpenApiCustomizer {
 		openApi.servers(List.of(new Server().url("/").description("the instance that serves this description")));
 		Components components = (openApi.getComponents() != null) ? openApi.getComponents() : new Components();
 		openApi.components(components);
-		components.addSchemas("Problem", problem());
+		components.addSchemas("Problem", problem(this.declared));
 		JacksonModels.completeSubtypes(components.getSchemas());
 		this.service.securitySchemes().forEach(components::addSecuritySchemes);
 	}
 
-	/** RFC 9457 problem details as the web edge writes them (no empty member). */
-	private static Schema<?> problem() {
+	/**
+	 * RFC 9457 problem details as the web edge writes them (no empty member), of the
+	 * types the service declares.
+	 */
+	private static Schema<?> problem(Refusals declared) {
 		Map<String, Schema> properties = new LinkedHashMap<>();
-		properties.put("type", new JsonSchema().types(Set.of("string"))
-			.format("uri")
-			.description("What went wrong; one of " + ProblemType.BASE + "<slug>, listed in docs/errors.md")
-			._enum(List.of(ProblemType.values()).stream().map((type) -> (Object) type.uri().toString()).toList()));
+		properties.put("type",
+				new JsonSchema().types(Set.of("string"))
+					.format("uri")
+					.description("What went wrong; one of " + Refusal.BASE + "<slug>, listed in docs/errors.md")
+					._enum(declared.uris().stream().map((type) -> (Object) type).toList()));
 		properties.put("title", new JsonSchema().types(Set.of("string")).description("The type's title"));
 		properties.put("status", new JsonSchema().types(Set.of("integer")).description("The HTTP status"));
 		properties.put("detail", new JsonSchema().types(Set.of("string")).description("This occurrence, in words"));

@@ -3,6 +3,7 @@ package io.kindling.support.openapi;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -10,6 +11,8 @@ import java.util.Set;
 import java.util.TreeMap;
 
 import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.Refusal;
+import io.kindling.support.web.Refusals;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.examples.Example;
@@ -48,8 +51,11 @@ final class ApiOperations implements GlobalOperationCustomizer {
 
 	private final ServiceApi service;
 
-	ApiOperations(ServiceApi service) {
+	private final Refusals declared;
+
+	ApiOperations(ServiceApi service, Refusals declared) {
 		this.service = service;
+		this.declared = declared;
 	}
 
 	@Override
@@ -65,19 +71,31 @@ final class ApiOperations implements GlobalOperationCustomizer {
 		if (ResponseBodyEmitter.class.isAssignableFrom(handler.getMethod().getReturnType())) {
 			eventStream(operation);
 		}
-		Set<ProblemType> refusals = EnumSet.copyOf(EVERY_ENDPOINT);
+		Set<ProblemType> edge = EnumSet.copyOf(EVERY_ENDPOINT);
 		if (operation.getRequestBody() != null) {
-			refusals.addAll(WITH_A_BODY);
+			edge.addAll(WITH_A_BODY);
 		}
 		if (!schemes.isEmpty()) {
-			refusals.add(ProblemType.UNAUTHENTICATED);
+			edge.add(ProblemType.UNAUTHENTICATED);
 		}
+		Set<Refusal> refusals = new LinkedHashSet<>(edge);
 		Refuses own = AnnotatedElementUtils.findMergedAnnotation(handler.getMethod(), Refuses.class);
 		if (own != null) {
-			refusals.addAll(List.of(own.value()));
+			for (String slug : own.value()) {
+				refusals.add(declared(slug, handler));
+			}
 		}
 		problemResponses(operation, refusals);
 		return operation;
+	}
+
+	private Refusal declared(String slug, HandlerMethod handler) {
+		try {
+			return this.declared.bySlug(slug);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalStateException("@Refuses on " + handler.getShortLogMessage() + ": " + ex.getMessage(), ex);
+		}
 	}
 
 	private static void eventStream(Operation operation) {
@@ -88,9 +106,9 @@ final class ApiOperations implements GlobalOperationCustomizer {
 				new MediaType().schema(new JsonSchema().types(Set.of("string")))));
 	}
 
-	private static void problemResponses(Operation operation, Set<ProblemType> refusals) {
-		Map<Integer, List<ProblemType>> byStatus = new TreeMap<>();
-		for (ProblemType type : refusals) {
+	private static void problemResponses(Operation operation, Set<Refusal> refusals) {
+		Map<Integer, List<Refusal>> byStatus = new TreeMap<>();
+		for (Refusal type : refusals) {
 			byStatus.computeIfAbsent(type.status().value(), (status) -> new ArrayList<>()).add(type);
 		}
 		ApiResponses responses = operation.getResponses();
@@ -100,7 +118,7 @@ final class ApiOperations implements GlobalOperationCustomizer {
 			Schema<?> schema = new JsonSchema().allOf(List.of(new JsonSchema().$ref(ApiDocument.PROBLEM),
 					new JsonSchema().properties(new LinkedHashMap<>(Map.of("type", typeOfThese)))));
 			MediaType media = new MediaType().schema(schema);
-			for (ProblemType type : types) {
+			for (Refusal type : types) {
 				Map<String, Object> example = new LinkedHashMap<>();
 				example.put("type", type.uri().toString());
 				example.put("title", type.title());
@@ -108,7 +126,7 @@ final class ApiOperations implements GlobalOperationCustomizer {
 				media.addExamples(type.slug(), new Example().summary(type.title()).value(example));
 			}
 			ApiResponse response = new ApiResponse()
-				.description(String.join("; ", types.stream().map(ProblemType::title).toList()))
+				.description(String.join("; ", types.stream().map(Refusal::title).toList()))
 				.content(new Content().addMediaType(PROBLEM_JSON, media));
 			if (status == 401) {
 				response.addHeaderObject("WWW-Authenticate",

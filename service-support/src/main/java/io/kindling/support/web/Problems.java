@@ -7,17 +7,21 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 
-/** Builds the one error shape: RFC 9457 problem details typed by {@link ProblemType}. */
+/**
+ * Builds the one error shape: RFC 9457 problem details typed by a {@link Refusal} (the
+ * web edge's {@link ProblemType}s or a service's own).
+ */
 public final class Problems {
 
 	private Problems() {
 	}
 
-	public static ProblemDetail of(ProblemType type, @Nullable String detail) {
+	public static ProblemDetail of(Refusal type, @Nullable String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), detail);
 		problem.setType(type.uri());
 		problem.setTitle(type.title());
@@ -25,7 +29,7 @@ public final class Problems {
 	}
 
 	/** The whole answer, for an {@code @ExceptionHandler}. */
-	public static ResponseEntity<ProblemDetail> answer(ProblemType type, @Nullable String detail) {
+	public static ResponseEntity<ProblemDetail> answer(Refusal type, @Nullable String detail) {
 		return answer(type, detail, HttpHeaders.EMPTY);
 	}
 
@@ -33,18 +37,25 @@ public final class Problems {
 	 * The whole answer with extra headers ({@code Retry-After},
 	 * {@code WWW-Authenticate}).
 	 */
-	public static ResponseEntity<ProblemDetail> answer(ProblemType type, @Nullable String detail, HttpHeaders headers) {
+	public static ResponseEntity<ProblemDetail> answer(Refusal type, @Nullable String detail, HttpHeaders headers) {
 		return ResponseEntity.status(type.status())
 			.headers(headers)
 			.contentType(MediaType.APPLICATION_PROBLEM_JSON)
 			.body(of(type, detail));
 	}
 
-	/** 401 with the RFC 6750 challenge. */
-	public static ResponseEntity<ProblemDetail> unauthenticated(@Nullable String detail) {
+	/**
+	 * The answer to a refusal: its problem detail, with {@code Retry-After} when it says
+	 * when to retry, and a 401 with the RFC 6750 challenge.
+	 */
+	public static ResponseEntity<ProblemDetail> answer(Refused refused) {
 		HttpHeaders headers = new HttpHeaders();
-		headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
-		return answer(ProblemType.UNAUTHENTICATED, detail, headers);
+		refused.retryAfter()
+			.ifPresent((wait) -> headers.addAll(retryAfter(wait.toSeconds() + ((wait.toNanosPart() > 0) ? 1 : 0))));
+		if (refused.refusal().status() == HttpStatus.UNAUTHORIZED) {
+			headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
+		}
+		return answer(refused.refusal(), refused.getMessage(), headers);
 	}
 
 	/** {@code Retry-After} in whole seconds, at least one. */

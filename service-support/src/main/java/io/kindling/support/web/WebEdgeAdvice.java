@@ -40,15 +40,21 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 /**
- * The part of every service's error mapping that is not about its domain: whatever Spring
- * MVC, Jackson, validation or a store throws becomes a typed problem detail. It answers
- * last: each service's own advice (its domain refusals) is asked first.
+ * Every service's error mapping: a {@link Refused} becomes its refusal's problem detail,
+ * and whatever Spring MVC, Jackson, validation or a store throws becomes a typed one too.
+ * It answers last, after any advice a service adds of its own.
  */
 @RestControllerAdvice
 @Order(Ordered.LOWEST_PRECEDENCE)
 class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(WebEdgeAdvice.class);
+
+	/** A refusal a service declared, with the words it gave. */
+	@ExceptionHandler(Refused.class)
+	ResponseEntity<ProblemDetail> refused(Refused ex) {
+		return Problems.answer(ex);
+	}
 
 	@ExceptionHandler(ConstraintViolationException.class)
 	ResponseEntity<ProblemDetail> invalid(ConstraintViolationException ex) {
@@ -134,7 +140,7 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 		if (body == null && ex instanceof ErrorResponse response) {
 			body = response.updateAndGetBody(getMessageSource(), LocaleContextHolder.getLocale());
 		}
-		if (body instanceof ProblemDetail problem && !problem.getType().toString().startsWith(ProblemType.BASE)) {
+		if (body instanceof ProblemDetail problem && !problem.getType().toString().startsWith(Refusal.BASE)) {
 			ProblemType type = typeOf(ex, statusCode);
 			problem.setType(type.uri());
 			problem.setTitle(type.title());

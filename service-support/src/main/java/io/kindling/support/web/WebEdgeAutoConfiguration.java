@@ -1,8 +1,12 @@
 package io.kindling.support.web;
 
+import java.util.List;
+
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -29,6 +33,12 @@ import org.springframework.web.filter.CorsFilter;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 @EnableConfigurationProperties(WebEdgeProperties.class)
 public class WebEdgeAutoConfiguration {
+
+	@Bean
+	Refusals refusals(BeanFactory beanFactory) {
+		return Refusals.declaredIn(
+				AutoConfigurationPackages.has(beanFactory) ? AutoConfigurationPackages.get(beanFactory) : List.of());
+	}
 
 	@Bean
 	WebEdgeAdvice webEdgeAdvice() {

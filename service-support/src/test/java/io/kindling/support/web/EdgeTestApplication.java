@@ -1,5 +1,6 @@
 package io.kindling.support.web;
 
+import java.time.Duration;
 import java.util.Map;
 
 import jakarta.validation.Valid;
@@ -10,6 +11,7 @@ import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.http.HttpStatus;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,6 +38,26 @@ class EdgeTestApplication {
 
 	}
 
+	/** Refusals of this service's own, declared as a feature declares them. */
+	enum TestRefusals implements Refusal {
+
+		ALREADY_DONE("already-done", HttpStatus.CONFLICT, "Already done"),
+
+		SLOW_DOWN("slow-down", HttpStatus.TOO_MANY_REQUESTS, "Slow down");
+
+		private final Type type;
+
+		TestRefusals(String slug, HttpStatus status, String title) {
+			this.type = new Type(slug, status, title);
+		}
+
+		@Override
+		public Type type() {
+			return this.type;
+		}
+
+	}
+
 	@RestController
 	@Validated
 	static class Endpoints {
@@ -48,6 +70,21 @@ class EdgeTestApplication {
 		@GetMapping("/page")
 		Page page(@RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
 			return new Page(limit);
+		}
+
+		@GetMapping("/done")
+		void done() {
+			throw TestRefusals.ALREADY_DONE.refused("It was done before.");
+		}
+
+		@GetMapping("/slow-down")
+		void slowDown(@RequestParam long millis) {
+			throw TestRefusals.SLOW_DOWN.refused("Not so fast.", Duration.ofMillis(millis));
+		}
+
+		@GetMapping("/who")
+		void who() {
+			throw ProblemType.UNAUTHENTICATED.refused("Who are you?");
 		}
 
 		@GetMapping("/bug")

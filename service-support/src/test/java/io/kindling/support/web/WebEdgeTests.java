@@ -126,7 +126,7 @@ class WebEdgeTests {
 
 		assertThat(response.status()).as(response.body()).isEqualTo(status);
 		assertThat(response.header("content-type")).startsWith("application/problem+json");
-		assertThat(response.body()).contains("\"type\":\"" + ProblemType.BASE + type + "\"")
+		assertThat(response.body()).contains("\"type\":\"" + Refusal.BASE + type + "\"")
 			.contains("\"status\":" + status)
 			.doesNotContain("secret internals")
 			.doesNotContain("Exception")

@@ -2,7 +2,6 @@ package io.kindling.swipe.block;
 
 import java.time.Instant;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.block.Blocks.BlockPage;
 import io.kindling.swipe.security.CurrentUser;
@@ -44,11 +43,11 @@ class BlockController {
 					+ "first (nothing is written).")
 	@ApiResponse(responseCode = "201", description = "Blocked", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Blocked before", useReturnTypeSchema = true)
-	@Refuses({ ProblemType.BAD_BLOCK, ProblemType.UNKNOWN_TARGET })
+	@Refuses({ "bad-block", "unknown-target" })
 	ResponseEntity<BlockAnswer> block(@AuthenticationPrincipal Jwt jwt, @RequestBody BlockRequest request) {
 		Long userId = request.userId();
 		if (userId == null) {
-			throw BlockRefused.badBlock("user_id must be a user id.");
+			throw BlockRefusals.BAD_BLOCK.refused("user_id must be a user id.");
 		}
 		Blocks.Blocked blocked = this.blocks.block(CurrentUser.id(jwt), userId);
 		return ResponseEntity.status(blocked.created() ? HttpStatus.CREATED : HttpStatus.OK)
@@ -68,7 +67,7 @@ class BlockController {
 	@Operation(summary = "List the people the caller blocked",
 			description = "Newest first; pass `next_cursor` back as `cursor` for the next page (400 `bad-cursor` "
 					+ "for one that cannot be read).")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	BlockPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Blocks.PAGE_SIZE) @Min(1) @Max(Blocks.MAX_PAGE_SIZE) int limit) {
 		return this.blocks.page(CurrentUser.id(jwt), cursor, limit);

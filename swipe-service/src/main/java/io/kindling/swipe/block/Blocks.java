@@ -18,6 +18,7 @@ import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
 import io.kindling.swipe.paging.Cursor;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.profile.ProfileRefusals;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -98,13 +99,13 @@ public class Blocks {
 	 */
 	public Blocked block(long blockerId, long blockedId, Consumer<Instant> alsoInTransaction) {
 		if (blockedId <= 0) {
-			throw BlockRefused.badBlock("user_id must be a user id.");
+			throw BlockRefusals.BAD_BLOCK.refused("user_id must be a user id.");
 		}
 		if (blockerId == blockedId) {
-			throw BlockRefused.badBlock("You cannot block yourself.");
+			throw BlockRefusals.BAD_BLOCK.refused("You cannot block yourself.");
 		}
 		if (!this.profiles.exists(blockedId)) {
-			throw BlockRefused.unknownUser(blockedId);
+			throw ProfileRefusals.unknownTarget(blockedId);
 		}
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		Blocked blocked = LockConflicts.retried(() -> Objects.requireNonNull(this.transactions.execute((tx) -> {
@@ -114,7 +115,7 @@ public class Blocks {
 			Map<Long, Instant> blocks = blocksBetween(blockerId, blockedId);
 			Instant existing = blocks.get(blockerId);
 			if (existing == null && blocks.containsKey(blockedId)) {
-				throw BlockRefused.unknownUser(blockedId);
+				throw ProfileRefusals.unknownTarget(blockedId);
 			}
 			if (existing == null) {
 				this.jdbc.sql("""

@@ -2,7 +2,6 @@ package io.kindling.swipe.boost;
 
 import java.time.Instant;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
@@ -29,7 +28,7 @@ class BoostController {
 			description = "Shows the caller's card in the decks of people nearby whose preferences fit, until "
 					+ "`expires_at`. 409 `boost-active` while one runs, 429 `boost-cooldown` with `Retry-After` "
 					+ "too soon after the last one, 404 `no-profile` without a profile.")
-	@Refuses({ ProblemType.NO_PROFILE, ProblemType.BOOST_ACTIVE, ProblemType.BOOST_COOLDOWN })
+	@Refuses({ "no-profile", "boost-active", "boost-cooldown" })
 	@ResponseStatus(HttpStatus.CREATED)
 	BoostStarted start(@AuthenticationPrincipal Jwt jwt) {
 		return new BoostStarted(this.boosts.start(CurrentUser.id(jwt)));
@@ -40,11 +39,11 @@ class BoostController {
 	@Operation(summary = "Get the caller's running boost",
 			description = "When it ends, and `views`: how many viewers were served a page holding the boosted card "
 					+ "so far. 404 `no-active-boost` when none runs.")
-	@Refuses(ProblemType.NO_ACTIVE_BOOST)
+	@Refuses("no-active-boost")
 	CurrentBoost current(@AuthenticationPrincipal Jwt jwt) {
 		return this.boosts.current(CurrentUser.id(jwt))
 			.map((boost) -> new CurrentBoost(boost.expiresAt(), boost.views()))
-			.orElseThrow(NoActiveBoost::new);
+			.orElseThrow(() -> BoostRefusals.NO_ACTIVE_BOOST.refused("You have no boost running."));
 	}
 
 	record BoostStarted(Instant expiresAt) {

@@ -11,7 +11,7 @@ import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.swipe.profile.Profile;
 import io.kindling.swipe.profile.ProfileDirectory;
-import io.kindling.swipe.profile.ProfileRefused;
+import io.kindling.swipe.profile.ProfileRefusals;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -82,7 +82,7 @@ public class Boosts {
 	 * two at once make one, and a flushed Redis forgets no cooldown.
 	 */
 	Instant start(long userId) {
-		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefused.noProfile("before boosting it"));
+		Profile profile = this.profiles.find(userId).orElseThrow(() -> ProfileRefusals.noProfile("before boosting it"));
 		Instant now = now();
 		Instant expiresAt = now.plus(this.settings.duration());
 		String cell = cellOf(profile.geohash());
@@ -90,11 +90,13 @@ public class Boosts {
 			this.store.lockUser(userId);
 			this.store.latest(userId).ifPresent((last) -> {
 				if (last.expiresAt().isAfter(now)) {
-					throw new BoostActive(last.expiresAt());
+					throw BoostRefusals.BOOST_ACTIVE
+						.refused("A boost is already active until " + last.expiresAt() + ".");
 				}
 				Instant next = last.startedAt().plus(this.settings.cooldown());
 				if (next.isAfter(now)) {
-					throw new BoostCooldown(next, Duration.between(now, next));
+					throw BoostRefusals.BOOST_COOLDOWN.refused("The next boost is possible at " + next + ".",
+							Duration.between(now, next).truncatedTo(ChronoUnit.MILLIS));
 				}
 			});
 			this.store.insert(userId, cell, now, expiresAt);

@@ -5,7 +5,6 @@ import java.util.List;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 
@@ -29,7 +28,7 @@ class DeckController {
 			description = "The next `limit` (1 to 100) people to swipe on: the caller's super likers first "
 					+ "(`super_liked_you`), then people who fit both sides' preferences, boosted ones marked "
 					+ "`boosted`. A card is served once; 404 `no-profile` until the caller has a profile.")
-	@Refuses(ProblemType.NO_PROFILE)
+	@Refuses("no-profile")
 	DeckPage deck(@AuthenticationPrincipal Jwt jwt, @RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
 		return new DeckPage(this.decks.next(Long.parseLong(jwt.getSubject()), limit));
 	}

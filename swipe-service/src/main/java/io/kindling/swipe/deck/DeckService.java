@@ -13,8 +13,8 @@ import java.util.concurrent.RejectedExecutionException;
 import io.kindling.swipe.boost.Boosts;
 import io.kindling.swipe.geo.LocationGrid;
 import io.kindling.swipe.profile.Profile;
-import io.kindling.swipe.profile.ProfileRefused;
 import io.kindling.swipe.profile.ProfileDirectory;
+import io.kindling.swipe.profile.ProfileRefusals;
 import io.kindling.swipe.superlike.SuperLikes;
 import io.kindling.swipe.swipe.Action;
 import io.kindling.swipe.swipe.SwipeRecorded;
@@ -91,7 +91,7 @@ class DeckService {
 					break;
 				}
 				Profile viewer = this.profiles.find(userId)
-					.orElseThrow(() -> ProfileRefused.noProfile("to get a deck"));
+					.orElseThrow(() -> ProfileRefusals.noProfile("to get a deck"));
 				// a page topped up from a new deck does not show its own cards twice
 				DeckStore.Page first = this.store.keepAndTake(userId, assemble(viewer, idsOf(page)),
 						this.settings.ttl(), limit - page.size());

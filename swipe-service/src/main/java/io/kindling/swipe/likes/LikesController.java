@@ -1,6 +1,5 @@
 package io.kindling.swipe.likes;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.likes.LikesYou.LikesPage;
 import io.kindling.swipe.security.CurrentUser;
@@ -30,7 +29,7 @@ class LikesController {
 					+ "swiped on them and neither blocked the other. Super likes first, then likes, each newest "
 					+ "first; pass `next_cursor` back as `cursor` for the next page (400 `bad-cursor` for one "
 					+ "that cannot be read).")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	LikesPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + LikesYou.PAGE_SIZE) @Min(1) @Max(LikesYou.MAX_PAGE_SIZE) int limit) {
 		return this.likes.page(CurrentUser.id(jwt), cursor, limit);

@@ -1,6 +1,5 @@
 package io.kindling.swipe.match;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.Matches.MatchPage;
 import io.kindling.swipe.security.CurrentUser;
@@ -33,7 +32,7 @@ class MatchController {
 			description = "Standing matches, newest first, `user_id` being the other person. Pass `next_cursor` "
 					+ "back as `cursor` for the next page; it is null on the last one, and a cursor that cannot "
 					+ "be read is 400 `bad-cursor`.")
-	@Refuses(ProblemType.BAD_CURSOR)
+	@Refuses("bad-cursor")
 	MatchPage page(@AuthenticationPrincipal Jwt jwt, @RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Matches.PAGE_SIZE) @Min(1) @Max(Matches.MAX_PAGE_SIZE) int limit) {
 		return this.matches.page(CurrentUser.id(jwt), cursor, limit);
@@ -44,7 +43,7 @@ class MatchController {
 			description = "Ends the match (204); both people get `match_removed` on their event streams. Unmatching "
 					+ "again is 204 and changes nothing; 404 `no-such-match` when the match is not the " + "caller's.")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
-	@Refuses(ProblemType.NO_SUCH_MATCH)
+	@Refuses("no-such-match")
 	void unmatch(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId) {
 		this.matches.unmatch(CurrentUser.id(jwt), matchId);
 	}

@@ -113,8 +113,7 @@ class Matches {
 				.optional()
 				.filter((found) -> found.match().userId1() == userId || found.match().userId2() == userId)
 				// someone else's match is as invisible as a missing one
-				.orElseThrow(() -> new MatchRefused(MatchRefused.Reason.NO_SUCH_MATCH,
-						"You have no match " + matchId + "."));
+				.orElseThrow(() -> MatchRefusals.NO_SUCH_MATCH.refused("You have no match " + matchId + "."));
 			if (match.removed()) {
 				return null;
 			}

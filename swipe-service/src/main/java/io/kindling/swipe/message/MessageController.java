@@ -2,7 +2,6 @@ package io.kindling.swipe.message;
 
 import java.util.Objects;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.message.Messages.MessagePage;
@@ -48,8 +47,7 @@ class MessageController {
 					+ "`Retry-After` past the caller's message rate.")
 	@ApiResponse(responseCode = "201", description = "Sent", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Sent before, with this id and text", useReturnTypeSchema = true)
-	@Refuses({ ProblemType.BAD_MESSAGE, ProblemType.NO_SUCH_MATCH, ProblemType.CLIENT_MESSAGE_ID_REUSED,
-			ProblemType.RATE_LIMITED })
+	@Refuses({ "bad-message", "no-such-match", "client-message-id-reused", "rate-limited" })
 	ResponseEntity<MatchMessage> send(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
 			@RequestBody SendMessage request) {
 		Messages.Sent sent = this.messages.send(CurrentUser.id(jwt), matchId, request.text(),
@@ -62,7 +60,7 @@ class MessageController {
 			description = "Newest first; pass `next_cursor` back as `cursor` for older ones (null on the last "
 					+ "page; 400 `bad-cursor` for one that cannot be read). 404 `no-such-match` when the match "
 					+ "is not the caller's or has ended.")
-	@Refuses({ ProblemType.BAD_CURSOR, ProblemType.NO_SUCH_MATCH })
+	@Refuses({ "bad-cursor", "no-such-match" })
 	MessagePage page(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
 			@RequestParam(required = false) @Nullable String cursor,
 			@RequestParam(defaultValue = "" + Messages.PAGE_SIZE) @Min(1) @Max(Messages.MAX_PAGE_SIZE) int limit) {
@@ -77,7 +75,7 @@ class MessageController {
 					+ "`no-such-match` when the match is not the caller's or has ended, 404 `no-such-message` "
 					+ "when the message is not one of this match; 400 `invalid-request` without a `message_id`.")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
-	@Refuses({ ProblemType.NO_SUCH_MATCH, ProblemType.NO_SUCH_MESSAGE })
+	@Refuses({ "no-such-match", "no-such-message" })
 	void read(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId, @Valid @RequestBody ReadUpTo request) {
 		this.messages.read(CurrentUser.id(jwt), matchId, Objects.requireNonNull(request.messageId()));
 	}

@@ -32,7 +32,7 @@ class MessageRateLimit {
 
 	/**
 	 * Counts a message the user is about to send.
-	 * @throws MessageRefused past the limit
+	 * @throws io.kindling.support.web.Refused {@code rate-limited} past the limit
 	 */
 	void count(long userId) {
 		if (this.bucket == null) {
@@ -49,7 +49,9 @@ class MessageRateLimit {
 			return;
 		}
 		if (!taken.taken()) {
-			throw MessageRefused.rateLimited(taken.retryAfterSeconds());
+			throw MessageRefusals.RATE_LIMITED.refused(
+					"You are sending messages too fast; retry in " + taken.retryAfterSeconds() + " s.",
+					taken.retryAfter());
 		}
 	}
 

@@ -9,8 +9,10 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.kindling.support.text.MessageText;
+import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
+import io.kindling.swipe.match.MatchRefusals;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.paging.Cursor;
 import org.jspecify.annotations.Nullable;
@@ -70,20 +72,19 @@ class Messages {
 	 */
 	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
-			throw MessageRefused.badMessage("text is required.");
+			throw MessageRefusals.BAD_MESSAGE.refused("text is required.");
 		}
 		MessageText.problem(text, MAX_LENGTH).ifPresent((problem) -> {
-			throw MessageRefused.badMessage(problem);
+			throw MessageRefusals.BAD_MESSAGE.refused(problem);
 		});
 		if (clientMessageId == null || !CLIENT_MESSAGE_ID.matcher(clientMessageId).matches()) {
-			throw MessageRefused.badMessage("client_message_id must be 1 to " + MAX_CLIENT_MESSAGE_ID_LENGTH
+			throw MessageRefusals.BAD_MESSAGE.refused("client_message_id must be 1 to " + MAX_CLIENT_MESSAGE_ID_LENGTH
 					+ " printable ASCII characters without spaces, one new id per message (a UUID, say).");
 		}
 		this.rateLimit.count(userId);
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		return Objects.requireNonNull(this.transactions.execute((tx) -> {
-			MatchRef match = this.matches.lockLive(matchId, userId)
-				.orElseThrow(() -> MessageRefused.noSuchMatch(matchId));
+			MatchRef match = this.matches.lockLive(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
 			Optional<MatchMessage> stored = this.store.insert(matchId, userId, text, clientMessageId, now);
 			if (stored.isPresent()) {
 				this.outbox.messageSent(stored.get(), match);
@@ -93,7 +94,8 @@ class Messages {
 			MatchMessage earlier = this.store.byClientMessageId(matchId, userId, clientMessageId)
 				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
 			if (!earlier.text().equals(text)) {
-				throw MessageRefused.clientMessageIdReused(clientMessageId);
+				throw MessageRefusals.CLIENT_MESSAGE_ID_REUSED
+					.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
 			}
 			return new Sent(earlier, false);
 		}));
@@ -102,7 +104,7 @@ class Messages {
 	/** The match's messages, newest first, keyset-paged on the message id. */
 	MessagePage page(long userId, long matchId, @Nullable String cursor, int limit) {
 		Cursor after = Cursor.parse(cursor);
-		this.matches.live(matchId, userId).orElseThrow(() -> MessageRefused.noSuchMatch(matchId));
+		this.matches.live(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
 		List<MatchMessage> rows = this.store.before(matchId, after.id(), limit + 1);
 		if (rows.size() <= limit) {
 			return new MessagePage(rows, null);
@@ -118,15 +120,19 @@ class Messages {
 	 */
 	void read(long userId, long matchId, long messageId) {
 		this.transactions.executeWithoutResult((tx) -> {
-			MatchRef match = this.matches.lockLive(matchId, userId)
-				.orElseThrow(() -> MessageRefused.noSuchMatch(matchId));
+			MatchRef match = this.matches.lockLive(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
 			if (!this.store.exists(matchId, messageId)) {
-				throw MessageRefused.noSuchMessage(messageId);
+				throw MessageRefusals.NO_SUCH_MESSAGE.refused("This match has no message " + messageId + ".");
 			}
 			if (this.store.markRead(matchId, userId, messageId)) {
 				this.push.read(match, userId, messageId);
 			}
 		});
+	}
+
+	/** Someone else's match is as absent as a missing one, and so is an ended one. */
+	private static Refused noSuchMatch(long matchId) {
+		return MatchRefusals.NO_SUCH_MATCH.refused("You have no match " + matchId + ".");
 	}
 
 	/**

@@ -43,16 +43,16 @@ public record Cursor(int tier, Instant at, long id) {
 		try {
 			String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII).split(":");
 			int tier = (parts.length == 3) ? Integer.parseInt(parts[0]) : 0;
-			if (parts.length < 2 || parts.length > 3 || tier < 0 || tier >= tiers) {
-				throw new BadCursor();
+			if (parts.length >= 2 && parts.length <= 3 && tier >= 0 && tier < tiers) {
+				long micros = Long.parseLong(parts[parts.length - 2]);
+				return new Cursor(tier, Instant.EPOCH.plus(micros, ChronoUnit.MICROS),
+						Long.parseLong(parts[parts.length - 1]));
 			}
-			long micros = Long.parseLong(parts[parts.length - 2]);
-			return new Cursor(tier, Instant.EPOCH.plus(micros, ChronoUnit.MICROS),
-					Long.parseLong(parts[parts.length - 1]));
 		}
 		catch (RuntimeException ex) {
-			throw new BadCursor();
+			// falls through to the refusal
 		}
+		throw PagingRefusals.BAD_CURSOR.refused("cursor must be a next_cursor from an earlier page.");
 	}
 
 	/** The same position at the start of a tier: before every row of it. */
@@ -67,15 +67,6 @@ public record Cursor(int tier, Instant at, long id) {
 			.withoutPadding()
 			.encodeToString(
 					((this.tier == 0) ? position : this.tier + ":" + position).getBytes(StandardCharsets.US_ASCII));
-	}
-
-	/** A cursor that no earlier page gave out; the web edge answers 400. */
-	public static final class BadCursor extends RuntimeException {
-
-		BadCursor() {
-			super("cursor must be a next_cursor from an earlier page.");
-		}
-
 	}
 
 }

@@ -3,7 +3,6 @@ package io.kindling.swipe.profile;
 import java.time.LocalDate;
 import java.util.Set;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
@@ -43,7 +42,7 @@ class ProfileController {
 					+ "422 `too-young` for a birth date under 18 years ago, 400 `bad-age-range` when `age_min` "
 					+ "is above `age_max`, 429 `too-many-location-changes` with `Retry-After` when the location "
 					+ "moves to another grid cell more often than the hourly limit allows (nothing is saved).")
-	@Refuses({ ProblemType.TOO_YOUNG, ProblemType.BAD_AGE_RANGE, ProblemType.TOO_MANY_LOCATION_CHANGES })
+	@Refuses({ "too-young", "bad-age-range", "too-many-location-changes" })
 	OwnProfile put(@AuthenticationPrincipal Jwt jwt, @Valid @RequestBody ProfileRequest request) {
 		return OwnProfile.of(this.profiles.save(CurrentUser.id(jwt), request));
 	}
@@ -52,7 +51,7 @@ class ProfileController {
 	@Operation(summary = "Get the caller's own profile",
 			description = "The caller's profile as stored, with its exact location and geohash. 404 `no-profile` "
 					+ "until the caller has saved one.")
-	@Refuses(ProblemType.NO_PROFILE)
+	@Refuses("no-profile")
 	OwnProfile own(@AuthenticationPrincipal Jwt jwt) {
 		return OwnProfile.of(this.profiles.own(CurrentUser.id(jwt)));
 	}
@@ -63,7 +62,7 @@ class ProfileController {
 					+ "from the caller in whole kilometres between the centres of the two people's grid cells "
 					+ "(about 1 km; null while the caller has no profile), never a location. 404 "
 					+ "`no-such-profile` when there is no such profile or either of the two blocked the other.")
-	@Refuses(ProblemType.NO_SUCH_PROFILE)
+	@Refuses("no-such-profile")
 	ProfileCard card(@AuthenticationPrincipal Jwt jwt, @PathVariable long userId) {
 		return this.profiles.card(CurrentUser.id(jwt), userId);
 	}

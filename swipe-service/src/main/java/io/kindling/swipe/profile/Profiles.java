@@ -51,11 +51,10 @@ class Profiles {
 		int ageMin = Objects.requireNonNull(request.ageMin());
 		int ageMax = Objects.requireNonNull(request.ageMax());
 		if (java.time.Period.between(birthDate, LocalDate.ofInstant(now, ZoneOffset.UTC)).getYears() < ADULT) {
-			throw new ProfileRefused(ProfileRefused.Reason.TOO_YOUNG,
-					"Kindling is for people aged " + ADULT + " or over.");
+			throw ProfileRefusals.TOO_YOUNG.refused("Kindling is for people aged " + ADULT + " or over.");
 		}
 		if (ageMin > ageMax) {
-			throw new ProfileRefused(ProfileRefused.Reason.BAD_AGE_RANGE, "age_min must not exceed age_max.");
+			throw ProfileRefusals.BAD_AGE_RANGE.refused("age_min must not exceed age_max.");
 		}
 		double lat = Objects.requireNonNull(Objects.requireNonNull(request.location()).lat());
 		double lon = Objects.requireNonNull(request.location().lon());
@@ -99,7 +98,7 @@ class Profiles {
 	}
 
 	Profile own(long userId) {
-		return this.directory.find(userId).orElseThrow(() -> ProfileRefused.noProfile("to read it"));
+		return this.directory.find(userId).orElseThrow(() -> ProfileRefusals.noProfile("to read it"));
 	}
 
 	/**
@@ -126,7 +125,7 @@ class Profiles {
 		}
 		LocationChangeScript.Taken taken = this.locationChanges.take(userId, now, perHour);
 		if (!taken.counted()) {
-			throw ProfileRefused.tooManyLocationChanges(perHour, taken.retryAfter());
+			throw ProfileRefusals.tooManyLocationChanges(perHour, taken.retryAfter());
 		}
 	}
 
@@ -137,8 +136,7 @@ class Profiles {
 	ProfileCard card(long viewerId, long userId) {
 		Profile profile = this.directory.find(userId)
 			.filter((found) -> this.directory.visibleTo(viewerId, userId))
-			.orElseThrow(() -> new ProfileRefused(ProfileRefused.Reason.NO_SUCH_PROFILE,
-					"User " + userId + " has no profile."));
+			.orElseThrow(() -> ProfileRefusals.NO_SUCH_PROFILE.refused("User " + userId + " has no profile."));
 		Integer distanceKm = this.directory.find(viewerId)
 			.map((viewer) -> this.grid.shownDistanceKm(viewer.lat(), viewer.lon(), profile.lat(), profile.lon()))
 			.orElse(null);

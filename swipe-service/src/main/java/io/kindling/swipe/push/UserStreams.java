@@ -6,6 +6,7 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.push.EventStreams;
 import io.kindling.redis.StreamEntryId;
+import io.kindling.support.web.ProblemType;
 import io.kindling.swipe.push.PushMessage.Pushed;
 import io.kindling.swipe.push.ReadEventsScript.LoggedEvent;
 import io.kindling.swipe.push.ReadEventsScript.Missed;
@@ -47,7 +48,9 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 	 * before its first real event reconnects with that id and gets what came in between.
 	 */
 	SseEmitter open(long userId, @Nullable String lastEventId) throws IOException {
-		StreamEntryId after = (lastEventId != null) ? StreamEntryId.parse(lastEventId).orElseThrow(BadLastEventId::new)
+		StreamEntryId after = (lastEventId != null) ? StreamEntryId.parse(lastEventId)
+			.orElseThrow(() -> ProblemType.INVALID_REQUEST.refused(
+					"Last-Event-ID (or last_event_id) must be the id of an event this stream sent, such as 1767225600000-0."))
 				: null;
 		Cursor cursor = new Cursor();
 		// held while the first events go, so that a live event waits for them

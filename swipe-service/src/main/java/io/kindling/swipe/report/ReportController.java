@@ -1,6 +1,5 @@
 package io.kindling.swipe.report;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
@@ -29,7 +28,7 @@ class ReportController {
 					+ "`details` (at most 1,000 characters), and blocks the person as `POST /api/blocks` does. "
 					+ "Every report is kept, a second one about the same person too. 422 `unknown-target` when "
 					+ "they have no profile or they blocked the caller first (nothing is written).")
-	@Refuses({ ProblemType.BAD_REPORT, ProblemType.UNKNOWN_TARGET })
+	@Refuses({ "bad-report", "unknown-target" })
 	@ResponseStatus(HttpStatus.CREATED)
 	Reports.Report report(@AuthenticationPrincipal Jwt jwt, @RequestBody ReportRequest request) {
 		return this.reports.report(CurrentUser.id(jwt), request.userId(), request.reason(), request.details());

@@ -7,7 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.block.BlockRefused;
+import io.kindling.support.web.Refused;
+import io.kindling.swipe.block.BlockRefusals;
 import io.kindling.swipe.block.Blocks;
 import org.jspecify.annotations.Nullable;
 
@@ -42,13 +43,13 @@ class Reports {
 	Report report(long reporterId, @Nullable Long reportedId, @Nullable String reasonName, @Nullable String details) {
 		ReportReason reason = reason(reasonName);
 		if (details != null && details.length() > MAX_DETAILS) {
-			throw new ReportRefused("details is at most " + MAX_DETAILS + " characters.");
+			throw ReportRefusals.BAD_REPORT.refused("details is at most " + MAX_DETAILS + " characters.");
 		}
 		if (reportedId == null || reportedId <= 0) {
-			throw new ReportRefused("user_id must be a user id.");
+			throw ReportRefusals.BAD_REPORT.refused("user_id must be a user id.");
 		}
 		if (reportedId == reporterId) {
-			throw new ReportRefused("You cannot report yourself.");
+			throw ReportRefusals.BAD_REPORT.refused("You cannot report yourself.");
 		}
 		String text = (details == null || details.isBlank()) ? null : details.strip();
 		AtomicReference<Report> report = new AtomicReference<>();
@@ -56,11 +57,11 @@ class Reports {
 			this.blocks.block(reporterId, reportedId, (now) -> report
 				.set(new Report(insert(reporterId, reportedId, reason, text, now), reportedId, reason.name(), now)));
 		}
-		catch (BlockRefused ex) {
-			if (ex.reason() == BlockRefused.Reason.UNKNOWN_USER) {
+		catch (Refused ex) {
+			if (ex.refusal() != BlockRefusals.BAD_BLOCK) {
 				throw ex;
 			}
-			throw new ReportRefused(ex.getMessage());
+			throw ReportRefusals.BAD_REPORT.refused(ex.getMessage());
 		}
 		return Objects.requireNonNull(report.get());
 	}
@@ -89,7 +90,8 @@ class Reports {
 				// falls through to the refusal
 			}
 		}
-		throw new ReportRefused("reason must be one of " + Arrays.toString(ReportReason.values()) + ".");
+		throw ReportRefusals.BAD_REPORT
+			.refused("reason must be one of " + Arrays.toString(ReportReason.values()) + ".");
 	}
 
 }

@@ -3,7 +3,6 @@ package io.kindling.swipe.swipe;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
@@ -48,9 +47,8 @@ class SwipeController {
 					+ "(rewind first), 429 `daily-limit-reached` with `Retry-After` once today's likes or super "
 					+ "likes are used up (a rewound one still counts), 422 `unknown-target` when the target has no "
 					+ "profile or either of the two blocked the other.")
-	@Refuses({ ProblemType.BAD_IDEMPOTENCY_KEY, ProblemType.BAD_SWIPE, ProblemType.SELF_SWIPE,
-			ProblemType.UNKNOWN_TARGET, ProblemType.ALREADY_SWIPED, ProblemType.IDEMPOTENCY_KEY_REUSED,
-			ProblemType.DAILY_LIMIT_REACHED })
+	@Refuses({ "bad-idempotency-key", "bad-swipe", "self-swipe", "unknown-target", "already-swiped",
+			"idempotency-key-reused", "daily-limit-reached" })
 	ResponseEntity<SwipeResponse> swipe(@AuthenticationPrincipal Jwt jwt,
 			// required, but refused here as bad-idempotency-key rather than by Spring as
 			// invalid-request
@@ -79,7 +77,7 @@ class SwipeController {
 					+ "`nothing-to-rewind` when there is none, 409 `swipe-made-a-match` when it made a match "
 					+ "(unmatch instead).")
 	@ResponseStatus(HttpStatus.NO_CONTENT)
-	@Refuses({ ProblemType.NOTHING_TO_REWIND, ProblemType.SWIPE_MADE_A_MATCH })
+	@Refuses({ "nothing-to-rewind", "swipe-made-a-match" })
 	void rewind(@AuthenticationPrincipal Jwt jwt) {
 		this.swipes.rewindLast(CurrentUser.id(jwt));
 	}

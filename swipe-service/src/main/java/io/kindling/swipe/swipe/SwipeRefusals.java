@@ -2,55 +2,80 @@ package io.kindling.swipe.swipe;
 
 import java.time.Duration;
 
-import io.kindling.swipe.swipe.SwipeRefused.Reason;
+import io.kindling.support.web.Refusal;
+import io.kindling.support.web.Refused;
+import io.kindling.swipe.profile.ProfileRefusals;
+
+import org.springframework.http.HttpStatus;
 
 /** The ways a swipe or a rewind is refused, each with the words the caller reads. */
-final class SwipeRefusals {
+enum SwipeRefusals implements Refusal {
 
-	private SwipeRefusals() {
+	BAD_IDEMPOTENCY_KEY("bad-idempotency-key", HttpStatus.BAD_REQUEST, "Bad Idempotency-Key"),
+
+	BAD_SWIPE("bad-swipe", HttpStatus.BAD_REQUEST, "Bad swipe"),
+
+	SELF_SWIPE("self-swipe", HttpStatus.BAD_REQUEST, "Self swipe"),
+
+	ALREADY_SWIPED("already-swiped", HttpStatus.CONFLICT, "Already swiped"),
+
+	IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", HttpStatus.CONFLICT, "Idempotency-Key reused"),
+
+	DAILY_LIMIT_REACHED("daily-limit-reached", HttpStatus.TOO_MANY_REQUESTS, "Daily limit reached"),
+
+	NOTHING_TO_REWIND("nothing-to-rewind", HttpStatus.NOT_FOUND, "Nothing to rewind"),
+
+	SWIPE_MADE_A_MATCH("swipe-made-a-match", HttpStatus.CONFLICT, "Swipe made a match");
+
+	private final Type type;
+
+	SwipeRefusals(String slug, HttpStatus status, String title) {
+		this.type = new Type(slug, status, title);
 	}
 
-	static SwipeRefused badIdempotencyKey(String why) {
-		return new SwipeRefused(Reason.BAD_IDEMPOTENCY_KEY, why);
+	@Override
+	public Type type() {
+		return this.type;
 	}
 
-	static SwipeRefused badSwipe(String why) {
-		return new SwipeRefused(Reason.BAD_SWIPE, why);
+	static Refused badIdempotencyKey(String why) {
+		return BAD_IDEMPOTENCY_KEY.refused(why);
 	}
 
-	static SwipeRefused selfSwipe() {
-		return new SwipeRefused(Reason.SELF_SWIPE, "You cannot swipe on yourself.");
+	static Refused badSwipe(String why) {
+		return BAD_SWIPE.refused(why);
 	}
 
-	static SwipeRefused unknownTarget(long targetUserId) {
-		return new SwipeRefused(Reason.UNKNOWN_TARGET, "User " + targetUserId + " has no profile.");
+	static Refused selfSwipe() {
+		return SELF_SWIPE.refused("You cannot swipe on yourself.");
 	}
 
-	static SwipeRefused alreadySwiped(long targetUserId) {
-		return new SwipeRefused(Reason.ALREADY_SWIPED,
-				"You already swiped on user " + targetUserId + "; rewind it first to change your mind.");
+	static Refused unknownTarget(long targetUserId) {
+		return ProfileRefusals.unknownTarget(targetUserId);
 	}
 
-	static SwipeRefused idempotencyKeyReused() {
-		return new SwipeRefused(Reason.IDEMPOTENCY_KEY_REUSED,
-				"This Idempotency-Key was used for another swipe; use a new key for a new swipe.");
+	static Refused alreadySwiped(long targetUserId) {
+		return ALREADY_SWIPED
+			.refused("You already swiped on user " + targetUserId + "; rewind it first to change your mind.");
 	}
 
-	static SwipeRefused dailyLimit(Action action, int limit, Duration untilReset) {
-		long seconds = Math.max(1, untilReset.toSeconds() + ((untilReset.toNanosPart() > 0) ? 1 : 0));
-		return new SwipeRefused(Reason.DAILY_LIMIT,
-				"You have used your " + limit + " " + ((action == Action.SUPER_LIKE) ? "super likes" : "likes")
-						+ " for today (UTC); more after midnight UTC.",
-				seconds);
+	static Refused idempotencyKeyReused() {
+		return IDEMPOTENCY_KEY_REUSED
+			.refused("This Idempotency-Key was used for another swipe; use a new key for a new swipe.");
 	}
 
-	static SwipeRefused nothingToRewind() {
-		return new SwipeRefused(Reason.NOTHING_TO_REWIND,
-				"Your last swipe is already rewound, or you have not swiped yet.");
+	static Refused dailyLimit(Action action, int limit, Duration untilReset) {
+		return DAILY_LIMIT_REACHED
+			.refused("You have used your " + limit + " " + ((action == Action.SUPER_LIKE) ? "super likes" : "likes")
+					+ " for today (UTC); more after midnight UTC.", untilReset);
 	}
 
-	static SwipeRefused rewindOfMatch() {
-		return new SwipeRefused(Reason.REWIND_OF_MATCH, "Your last swipe is part of a match; unmatch instead.");
+	static Refused nothingToRewind() {
+		return NOTHING_TO_REWIND.refused("Your last swipe is already rewound, or you have not swiped yet.");
+	}
+
+	static Refused rewindOfMatch() {
+		return SWIPE_MADE_A_MATCH.refused("Your last swipe is part of a match; unmatch instead.");
 	}
 
 }
