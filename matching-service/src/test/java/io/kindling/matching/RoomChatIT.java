@@ -18,8 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A room's people talking over its socket ({@code GET /ws/rooms/{conversation_id}}), on
  * two instances: one order for everyone whichever instance each is on, resuming with
- * {@code ?after=}, the history, error frames that leave the socket open, the rate, and
- * every refusal before the upgrade.
+ * {@code ?after=}, the history, error frames that leave the socket open, the rate, every
+ * refusal before the upgrade, leaving (and the last leave ending the room), and a
+ * report's evidence.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
 class RoomChatIT {
@@ -156,6 +157,76 @@ class RoomChatIT {
 		try (RoomSocket ben = RoomSocket.open(port(this.instances.instanceA), room.id(), room.second(), "")) {
 			ben.next("welcome");
 		}
+	}
+
+	@Test
+	void leavingClosesTheLeaversSocketsAndTellsTheOthersAndTheLastLeaveEndsTheRoom() throws Exception {
+		Room room = room(1);
+		try (RoomSocket ana = RoomSocket.open(port(this.instances.instanceA), room.id(), room.first(), "");
+				RoomSocket anasPhone = RoomSocket.open(port(this.instances.instanceB), room.id(), room.first(), "");
+				RoomSocket ben = RoomSocket.open(port(this.instances.instanceB), room.id(), room.second(), "")) {
+			ana.next("welcome");
+			anasPhone.next("welcome");
+			ben.next("welcome");
+
+			assertThat(this.instances.b.leave(room.first()).status()).isEqualTo(204);
+			assertThat(ben.next("left").get("member").asString()).isEqualTo("A");
+			assertThat(ana.next("left").get("member").asString()).isEqualTo("A");
+			assertThat(anasPhone.next("left").get("member").asString()).isEqualTo("A");
+			assertThat(ana.awaitClosed()).as("closed normally").isEqualTo(1000);
+			assertThat(anasPhone.awaitClosed()).isEqualTo(1000);
+			assertThat(ben.isClosed()).isFalse();
+			assertThat(ended(room)).as("someone is still in the room").isFalse();
+
+			ben.say("still here", "b-1");
+			assertThat(ben.next("message").get("text").asString()).isEqualTo("still here");
+			// a second leave of the same member tells nobody again
+			assertThat(this.instances.a.leave(room.first()).status()).isEqualTo(204);
+			ben.assertNothingWithin(Duration.ofMillis(300));
+
+			assertThat(this.instances.a.leave(room.second()).status()).isEqualTo(204);
+			assertThat(ben.next("left").get("member").asString()).isEqualTo("B");
+			assertThat(ben.awaitClosed()).isEqualTo(1000);
+		}
+		assertThat(ended(room)).as("the last leave ended it").isTrue();
+		Long ttl = this.instances.redis.getExpire("matching:chat:{" + room.id() + "}");
+		assertThat(ttl).as("the messages stay for the grace from the last leave").isBetween(1L, 600L);
+		for (String member : List.of(room.first(), room.second())) {
+			assertProblem(this.instances.a.http().send(RoomSocket.handshake("/ws/rooms/" + room.id(), member)), 410,
+					"room-ended");
+		}
+	}
+
+	@Test
+	void aReportKeepsTheReportedMembersLastMessagesAsEvidence() throws Exception {
+		Room room = room(2);
+		try (RoomSocket ana = RoomSocket.open(port(this.instances.instanceA), room.id(), room.first(), "");
+				RoomSocket ben = RoomSocket.open(port(this.instances.instanceB), room.id(), room.second(), "")) {
+			ana.next("welcome");
+			ben.next("welcome");
+			ana.say("first", "a-1");
+			ben.say("hello", "b-1");
+			ana.say("second", "a-2");
+			assertThat(texts(ben, 3)).containsExactly("first", "hello", "second");
+		}
+		Response reported = this.instances.a.send("POST", "/api/matching/reports", room.second(),
+				"{\"reason\":\"HARASSMENT\"}");
+		assertThat(reported.status()).as(reported.body()).isEqualTo(201);
+		// the room's messages go from Redis after the grace; the evidence stays with the
+		// report
+		this.instances.freshStores();
+		List<String> evidence = this.instances.jdbc.sql("""
+				SELECT CONCAT(sender, ': ', text) FROM room_report_messages
+				WHERE conversation_id = :id ORDER BY entry_id
+				""").param("id", room.id()).query(String.class).list();
+		assertThat(evidence).containsExactly("A: first", "A: second");
+	}
+
+	private boolean ended(Room room) {
+		return this.instances.jdbc.sql("SELECT ended_at IS NOT NULL FROM conversations WHERE id = :id")
+			.param("id", room.id())
+			.query(Boolean.class)
+			.single();
 	}
 
 	private static void assertProblem(Response response, int status, String type) {

@@ -68,6 +68,48 @@ class ChatRooms {
 				participants.stream().filter(Participant::live).map(Participant::alias).toList());
 	}
 
+	/**
+	 * The participant's place in the room's conversation, as {@link #admit} names it:
+	 * empty when the room is not written (yet) or the session was not in it.
+	 */
+	Optional<Place> place(String roomId, String sessionKey) {
+		List<Place> places = this.jdbc.sql("""
+				SELECT c.id, p.participant_key, s.live_until
+				FROM conversations c
+				JOIN conversation_participants p ON p.conversation_id = c.id
+				LEFT JOIN seats s ON s.participant_key = p.participant_key AND s.room_id = c.room_id
+				WHERE c.room_id = :roomId
+				ORDER BY p.waiting_since, p.participant_key
+				""")
+			.param("roomId", roomId)
+			.query((rs, row) -> new Place(rs.getLong("id"), rs.getString("participant_key"), Alias.ofSeat(row + 1),
+					rs.getTimestamp("live_until")))
+			.list();
+		return places.stream().filter((place) -> place.key().equals(sessionKey)).findFirst();
+	}
+
+	/**
+	 * The participant's alias in a conversation (by the order they waited); empty when
+	 * they were not in it.
+	 */
+	Optional<String> alias(long conversationId, String participantKey) {
+		List<String> keys = this.jdbc.sql("""
+				SELECT participant_key FROM conversation_participants
+				WHERE conversation_id = :conversationId
+				ORDER BY waiting_since, participant_key
+				""").param("conversationId", conversationId).query(String.class).list();
+		int seat = keys.indexOf(participantKey);
+		return (seat < 0) ? Optional.empty() : Optional.of(Alias.ofSeat(seat + 1));
+	}
+
+	/**
+	 * @param liveUntil when the participant's seat in the room runs out; null when it has
+	 * no seat there any more
+	 */
+	record Place(long conversationId, String key, String alias, @Nullable Timestamp liveUntil) {
+
+	}
+
 	private record Conversation(String roomId, boolean ended) {
 
 	}

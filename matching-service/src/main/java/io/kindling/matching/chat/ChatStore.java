@@ -129,6 +129,26 @@ class ChatStore {
 				: Optional.empty();
 	}
 
+	/**
+	 * Brings the expiry of the room's stream, members and client message ids to this
+	 * moment: the room ended, its messages stay for the grace.
+	 */
+	void expireAt(long conversationId, Instant at) {
+		for (String key : List.of(stream(conversationId), members(conversationId), sent(conversationId))) {
+			this.redis.expireAt(key, at);
+		}
+	}
+
+	/** A member's last messages in the room, newest first, up to {@code count}. */
+	List<ChatEntry> lastMessagesOf(long conversationId, String alias, int count) {
+		List<MapRecord<String, Object, Object>> newestFirst = this.redis.opsForStream()
+			.reverseRange(stream(conversationId), Range.unbounded());
+		return entries(newestFirst).stream()
+			.filter((entry) -> entry.kind() == ChatEntry.Kind.MESSAGE && entry.member().equals(alias))
+			.limit(count)
+			.toList();
+	}
+
 	/** The aliases of the members in the room now, in seat order. */
 	List<String> present(long conversationId) {
 		Map<Object, Object> members = this.redis.opsForHash().entries(members(conversationId));

@@ -1,8 +1,10 @@
 package io.kindling.matching.join;
 
+import java.time.Instant;
 import java.util.Optional;
 
 import io.kindling.matching.ban.BanList;
+import io.kindling.matching.chat.RoomChat;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.QueueEviction;
 import io.kindling.matching.queue.SwapClaimScript;
@@ -50,8 +52,12 @@ public class JoinService {
 
 	private final QueueEviction eviction;
 
+	private final RoomChat chat;
+
 	JoinService(RateLimiter rateLimiter, BanList bans, TopicCatalogue topics, TokenClaims claims,
-			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats, QueueEviction eviction) {
+			SwapClaimScript swapClaims, Seats seats, RoomFormer former, QueueStats stats, QueueEviction eviction,
+			RoomChat chat) {
+		this.chat = chat;
 		this.eviction = eviction;
 		this.stats = stats;
 		this.rateLimiter = rateLimiter;
@@ -168,13 +174,13 @@ public class JoinService {
 					}
 				}
 				case TokenState.Forming forming -> {
-					this.seats.leave(token, forming.roomId(), this.former.now());
+					leaveRoom(session, forming.roomId());
 					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, forming))) {
 						return;
 					}
 				}
 				case TokenState.Matched matched -> {
-					this.seats.leave(token, matched.roomId(), this.former.now());
+					leaveRoom(session, matched.roomId());
 					if (this.swapClaims.swap(SwapClaimScript.Swap.toIdle(token, matched))) {
 						return;
 					}
@@ -184,6 +190,17 @@ public class JoinService {
 			// is now
 		}
 		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
+	}
+
+	/**
+	 * Ends the seat in MySQL, then tells the room's conversation (the leaver's sockets
+	 * close, the others hear {@code left}, the last leave ends it), before the claim goes
+	 * idle: a leave that fails between is done whole again when retried.
+	 */
+	private void leaveRoom(Session session, String roomId) {
+		Instant now = this.former.now();
+		this.seats.leave(session.token(), roomId, now);
+		this.chat.left(session.key(), roomId, now);
 	}
 
 	/**
