@@ -20,7 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param roomTtl how long a room key lives once its conversation is written
  * @param sweepInterval how often each instance visits the active queues
  * @param sessionTtl how long an anonymous session token is valid
- * @param rateLimit per-IP limits (0 turns a limit off)
+ * @param rateLimit per-address limits (0 turns a limit off)
  * @param topicCacheTtl how long the active topics read from the database are trusted
  * before they are read again (a topic added or retired shows after at most this; 0 reads
  * them on every join)
@@ -30,8 +30,11 @@ import org.springframework.validation.annotation.Validated;
  * again while someone else could form the room instead (0 turns this off)
  * @param rematchAfter how long the oldest of a room of recent partners must have waited
  * before that room forms, when nobody else in the queue can form one
- * @param reportsToBan distinct reporters within {@code report-window} that ban a session
+ * @param reportsToBan reporters from distinct networks (IPv4 /24, IPv6 /64) within
+ * {@code report-window} that ban a session
  * @param reportWindow how far back reports of a session are counted
+ * @param reportBanNetworkFor how long a ban made by reports also bans the network the
+ * banned session joined its room from (no join, no new session from it); 0 turns this off
  * @param adminToken the token the operators' API ({@code /api/admin/**}) wants; empty
  * turns that API off
  */
@@ -43,7 +46,8 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue @Valid RateLimit rateLimit, @DefaultValue("5s") Duration topicCacheTtl,
 		@DefaultValue("5s") Duration banCacheTtl, @DefaultValue("30m") Duration rematchCooldown,
 		@DefaultValue("60s") Duration rematchAfter, @DefaultValue("3") @Min(1) int reportsToBan,
-		@DefaultValue("24h") Duration reportWindow, @DefaultValue("") String adminToken) {
+		@DefaultValue("24h") Duration reportWindow, @DefaultValue("1h") Duration reportBanNetworkFor,
+		@DefaultValue("") String adminToken) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -57,6 +61,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requireNotNegative("rematch-cooldown", rematchCooldown);
 		requireNotNegative("rematch-after", rematchAfter);
 		requirePositive("report-window", reportWindow);
+		requireNotNegative("report-ban-network-for", reportBanNetworkFor);
 	}
 
 	private static void requireNotNegative(String name, Duration value) {
@@ -72,11 +77,13 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 	}
 
 	/**
-	 * Per-IP limits, counted in Redis so they hold across instances.
+	 * Per-address limits, counted in Redis so they hold across instances: an IPv4 address
+	 * alone, an IPv6 address by its /64.
 	 *
-	 * @param joinsPerMinute joins ({@code POST /api/matching}) per IP per minute, 0 = off
-	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per IP per minute, 0
+	 * @param joinsPerMinute joins ({@code POST /api/matching}) per address per minute, 0
 	 * = off
+	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per address per
+	 * minute, 0 = off
 	 */
 	public record RateLimit(@DefaultValue("20") @Min(0) int joinsPerMinute,
 			@DefaultValue("30") @Min(0) int sessionsPerMinute) {

@@ -2,6 +2,8 @@ package io.kindling.matching;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
@@ -15,12 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The rooms' event stream as a browser uses it, on two instances: opened with a
  * single-use ticket from either instance, every event with an id, a reconnect with
- * {@code Last-Event-ID} sent only what it missed, and CORS for the pages of an allowed
- * origin.
+ * {@code Last-Event-ID} sent only what it missed, at most four streams and twenty tickets
+ * a minute per session across instances, and CORS for the pages of an allowed origin.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
 class BrowserStreamsIT {
@@ -28,8 +31,9 @@ class BrowserStreamsIT {
 	static final String APP = "https://app.example.com";
 
 	@RegisterExtension
-	static final TwoInstances.PerClass twoInstances = new TwoInstances.PerClass(
-			"--kindling.web.allowed-origins=" + APP);
+	static final TwoInstances.PerClass twoInstances = new TwoInstances.PerClass("--kindling.web.allowed-origins=" + APP,
+			// the streams ping their clients (and renew their leases) every second
+			"--kindling.web.stream-lease=3s");
 
 	TwoInstances instances;
 
@@ -120,6 +124,53 @@ class BrowserStreamsIT {
 		assertThat(Api.JSON.readTree(event.data())).isEqualTo(missed.json());
 		back.assertNoEventWithin(Duration.ofSeconds(1));
 		back.close();
+	}
+
+	@Test
+	void aSessionHoldsAtMostFourStreamsAcrossInstancesAndOneItsClientClosedFreesItsPlace() throws Exception {
+		String x = this.instances.a.session();
+		List<EventStream> streams = new ArrayList<>(
+				List.of(open(this.instances.a, events("").bearer(x)), open(this.instances.b, events("").bearer(x)),
+						open(this.instances.a, events("?ticket=" + ticket(this.instances.b, x))),
+						open(this.instances.b, events("").bearer(x))));
+
+		for (Api instance : List.of(this.instances.a, this.instances.b)) {
+			Response fifth = instance.http().send(events("").bearer(x).header("Accept", "text/event-stream"));
+			assertThat(fifth.status()).as(fifth.body()).isEqualTo(429);
+			assertThat(fifth.field("type")).isEqualTo("https://kindling.io/problems/too-many-streams");
+			assertThat(fifth.header("Retry-After"))
+				.hasValueSatisfying((seconds) -> assertThat(Integer.parseInt(seconds)).isBetween(1, 3));
+		}
+		open(this.instances.b, events("").bearer(this.instances.b.session())).close();
+
+		// the server learns the client went away when it next writes to it: its ping
+		streams.remove(1).close();
+		await().atMost(Duration.ofSeconds(10)).until(() -> {
+			EventStream fifth = this.instances.a.http().events(events("").bearer(x));
+			if (fifth.status() != 200) {
+				fifth.close();
+				return false;
+			}
+			streams.add(fifth);
+			return true;
+		});
+		streams.forEach(EventStream::close);
+	}
+
+	@Test
+	void aSessionIsIssuedAtMostTwentyTicketsAMinuteAcrossInstances() {
+		String x = this.instances.a.session();
+		for (int i = 0; i < 20; i++) {
+			ticket((i % 2 == 0) ? this.instances.a : this.instances.b, x);
+		}
+
+		Response more = this.instances.b.send("POST", "/api/matching/events/tickets", x, null);
+		assertThat(more.status()).as(more.body()).isEqualTo(429);
+		assertThat(more.field("type")).isEqualTo("https://kindling.io/problems/rate-limited");
+		assertThat(more.header("Retry-After")).isPresent();
+		ticket(this.instances.a, this.instances.a.session());
+		this.instances.clock.advance(Duration.ofMinutes(1));
+		ticket(this.instances.b, x);
 	}
 
 	@Test

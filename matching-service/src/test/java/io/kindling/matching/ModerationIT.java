@@ -76,19 +76,20 @@ class ModerationIT extends RoomFeatureTest {
 	}
 
 	@Test
-	void theThirdDistinctReporterBansTheSessionAndTakesItOutOfItsQueue() {
+	void theThirdReporterNetworkBansTheSessionAndTakesItOutOfItsQueue() {
 		String reported = this.api.session();
+		Api reportedFrom = RoomFeatures.from(this.api, 50, 1);
 		List<String> reporters = List.of(this.api.session(), this.api.session(), this.api.session());
 		for (String reporter : reporters) {
-			RoomFeatures.shareARoom(this.api, reported, reporter, 1);
+			RoomFeatures.shareARoom(reportedFrom, reported, this.api, reporter, 1);
 		}
-		assertThat(report(reporters.get(0), "SPAM").status()).isEqualTo(201);
-		assertThat(report(reporters.get(0), "SPAM").status()).as("one reporter counts once").isEqualTo(200);
-		assertThat(report(reporters.get(1), "SPAM").status()).isEqualTo(201);
+		assertThat(report(reporters.get(0), "SPAM", 1).status()).isEqualTo(201);
+		assertThat(report(reporters.get(0), "SPAM", 1).status()).as("one reporter counts once").isEqualTo(200);
+		assertThat(report(reporters.get(1), "SPAM", 2).status()).isEqualTo(201);
 		assertThat(this.api.join(reported, 42, 2).status()).isEqualTo(202);
 		assertThat(bans(Session.keyOf(reported))).isZero();
 
-		assertThat(report(reporters.get(2), "HATE").status()).isEqualTo(201);
+		assertThat(report(reporters.get(2), "HATE", 3).status()).isEqualTo(201);
 		assertThat(bans(Session.keyOf(reported))).isOne();
 		assertThat(this.redis.opsForZSet().size(RedisKeys.queue(42, 2))).as("out of its queue").isZero();
 		assertThat(this.api.status(reported).field("status")).isEqualTo("idle");
@@ -115,10 +116,10 @@ class ModerationIT extends RoomFeatureTest {
 		for (String reporter : reporters) {
 			RoomFeatures.shareARoom(this.api, reported, reporter, 2);
 		}
-		report(reporters.get(0), "SPAM");
-		report(reporters.get(1), "SPAM");
+		report(reporters.get(0), "SPAM", 1);
+		report(reporters.get(1), "SPAM", 2);
 		this.clock.advance(Duration.ofHours(1));
-		report(reporters.get(2), "SPAM");
+		report(reporters.get(2), "SPAM", 3);
 		assertThat(bans(Session.keyOf(reported))).isZero();
 		assertThat(this.api.join(reported, 2, 2).status()).isEqualTo(202);
 	}
@@ -133,12 +134,14 @@ class ModerationIT extends RoomFeatureTest {
 		int victims = 20;
 		List<String> banned = new ArrayList<>();
 		List<String> reporters = new ArrayList<>();
+		// the victims join their rooms from a network of their own, which their bans ban
+		Api victimsFrom = RoomFeatures.from(this.api, 50, 1);
 		for (int i = 0; i < victims; i++) {
 			String victim = this.api.session();
 			banned.add(victim);
 			for (int r = 0; r < 3; r++) {
 				String reporter = this.api.session();
-				RoomFeatures.shareARoom(this.api, victim, reporter, 3);
+				RoomFeatures.shareARoom(victimsFrom, victim, this.api, reporter, 3);
 				reporters.add(reporter);
 			}
 		}
@@ -164,10 +167,13 @@ class ModerationIT extends RoomFeatureTest {
 				}));
 			}
 			List<Future<?>> reports = new ArrayList<>();
-			for (String reporter : reporters) {
+			for (int r = 0; r < reporters.size(); r++) {
+				String reporter = reporters.get(r);
+				// each victim's three reporters from three networks
+				int network = 1 + r % 3;
 				reports.add(threads.submit(() -> {
 					go.await();
-					assertThat(report(reporter, "SPAM").status()).isEqualTo(201);
+					assertThat(report(reporter, "SPAM", network).status()).isEqualTo(201);
 					return null;
 				}));
 			}
@@ -292,11 +298,13 @@ class ModerationIT extends RoomFeatureTest {
 
 	@Test
 	void anAddressBanBitesAndBadBansAre400() {
+		String before = this.api.session();
 		Response ban = RoomFeatures.admin(this.api, "POST", "/api/admin/bans",
 				"{\"ban_type\":\"IP\",\"value\":\"127.0.0.1\"}");
 		assertThat(ban.status()).isEqualTo(201);
 		assertThat(ban.json().get("expires_at").isNull()).isTrue();
-		assertProblem(this.api.join(this.api.session(), 1, 2), 403, "banned");
+		assertProblem(this.api.join(before, 1, 2), 403, "banned");
+		assertProblem(this.api.send("POST", "/api/sessions", null, null), 403, "banned");
 		RoomFeatures.admin(this.api, "DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
 		assertThat(this.api.join(this.api.session(), 1, 2).status()).isEqualTo(202);
 
@@ -341,20 +349,20 @@ class ModerationIT extends RoomFeatureTest {
 	}
 
 	private Response report(String token, String reason) {
-		return this.api.send("POST", "/api/matching/reports", token, "{\"reason\":\"" + reason + "\"}");
+		return report(token, reason, 0);
+	}
+
+	/** A report sent from the network {@code 127.0.<network>.0/24}. */
+	private Response report(String token, String reason, int network) {
+		return RoomFeatures.report(RoomFeatures.from(this.api, network, 1), token, reason);
 	}
 
 	private long bans(String sessionKey) {
-		return this.jdbc.sql("SELECT COUNT(*) FROM bans WHERE ban_type = 'SESSION' AND subject = :key")
-			.param("key", sessionKey)
-			.query(Long.class)
-			.single();
+		return RoomFeatures.sessionBans(this.jdbc, sessionKey);
 	}
 
 	private static void assertProblem(Response response, int status, String type) {
-		assertThat(response.status()).as(response.body()).isEqualTo(status);
-		assertThat(response.header("Content-Type").orElseThrow()).startsWith("application/problem+json");
-		assertThat(response.field("type")).isEqualTo("https://kindling.io/problems/" + type);
+		RoomFeatures.assertProblem(response, status, type);
 	}
 
 }

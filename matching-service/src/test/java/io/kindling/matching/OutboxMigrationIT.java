@@ -58,13 +58,21 @@ class OutboxMigrationIT {
 			assertThat(after.only(OutboxMigrationIT::dataBesideTheOutbox))
 				.isEqualTo(before.only(OutboxMigrationIT::dataBesideTheOutbox));
 			// every outbox row as it was, with no trace context: none was stored then
-			assertThat(after.rows().get("room_outbox")).isEqualTo(withNoTraceparent(before.rows().get("room_outbox")));
+			assertThat(after.rows().get("room_outbox"))
+				.isEqualTo(withColumn(before.rows().get("room_outbox"), "traceparent"));
+			// every participant as it was, with no network: none was kept then
+			assertThat(after.rows().get("conversation_participants"))
+				.isEqualTo(withColumn(before.rows().get("conversation_participants"), "network"));
+			// every conversation as it was, not ended: none was marked ended then
+			assertThat(after.rows().get("conversations"))
+				.isEqualTo(withColumn(before.rows().get("conversations"), "ended_at"));
 			// the service's history keeps every migration it ran, V1 and V2 with their
 			// present checksums, and the outbox table's own history starts at what V1 and
 			// V2 built
-			// ... and the migrations added since (V10 seats, V20 room reports) after them
+			// ... and the migrations added since (V10 seats, V20 room reports, V21 report
+			// networks, V34 conversations' end and reports' evidence) after them
 			assertThat(after.rows().get("flyway_schema_history"))
-				.hasSize(before.rows().get("flyway_schema_history").size() + 2);
+				.hasSize(before.rows().get("flyway_schema_history").size() + 4);
 			// ... and the outbox's own later migrations (V2, traceparent) after that
 			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox"))).hasSize(2)
 				.first()
@@ -89,19 +97,24 @@ class OutboxMigrationIT {
 	}
 
 	/**
-	 * The tables the former migrations made (seats and the reports' came later, empty),
-	 * less the outbox table, which gained a column.
+	 * The tables the former migrations made (seats, the reports' and their evidence came
+	 * later, empty), less the outbox table, the participants and the conversations, which
+	 * gained a column each.
 	 */
 	private static boolean dataBesideTheOutbox(String table) {
-		return !table.startsWith("flyway_")
-				&& !Set.of("seats", "room_reports", "reported_sessions", "room_outbox").contains(table);
+		return !table.startsWith("flyway_") && !Set
+			.of("seats", "room_reports", "reported_sessions", "room_report_messages", "room_outbox",
+					"conversation_participants", "conversations")
+			.contains(table);
 	}
 
-	private static List<Map<String, @Nullable Object>> withNoTraceparent(List<Map<String, @Nullable Object>> rows) {
+	/** The rows with a column added, empty in each. */
+	private static List<Map<String, @Nullable Object>> withColumn(List<Map<String, @Nullable Object>> rows,
+			String column) {
 		List<Map<String, @Nullable Object>> added = new ArrayList<>();
 		for (Map<String, @Nullable Object> row : rows) {
 			Map<String, @Nullable Object> copy = new LinkedHashMap<>(row);
-			copy.put("traceparent", null);
+			copy.put(column, null);
 			added.add(copy);
 		}
 		return added;

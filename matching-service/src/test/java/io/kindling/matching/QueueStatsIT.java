@@ -3,8 +3,11 @@ package io.kindling.matching;
 import java.time.Duration;
 
 import io.kindling.infra.http.Response;
+import io.kindling.support.web.WebEdgeProperties;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
+
+import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -14,6 +17,9 @@ import static org.awaitility.Awaitility.await;
  * figures on Prometheus, from the snapshot the sweeper refreshes.
  */
 class QueueStatsIT extends RoomFeatureTest {
+
+	@Autowired
+	WebEdgeProperties edge;
 
 	@Test
 	void everyActiveTopicsTwoQueuesAreListedWithASession() {
@@ -48,7 +54,7 @@ class QueueStatsIT extends RoomFeatureTest {
 
 		this.clock.advance(Duration.ofSeconds(5));
 		await().atMost(Duration.ofSeconds(5)).until(() -> queue(token, 3, 3).get("oldest_wait_ms").asLong() == 15_000);
-		String prometheus = this.api.send("GET", "/actuator/prometheus", null, null).body();
+		String prometheus = this.api.send("GET", "/actuator/prometheus", this.edge.metricsToken(), null).body();
 		assertThat(prometheus).contains("kindling_matching_queue_waiting{size=\"3\",topic=\"3\"} 2.0")
 			.contains("kindling_matching_queue_oldest_wait_seconds{size=\"3\",topic=\"3\"} 15.0")
 			.contains("kindling_matching_queue_estimated_wait_seconds{size=\"3\",topic=\"3\"} 0.0");

@@ -18,9 +18,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A room's people talking over its socket ({@code GET /ws/rooms/{conversation_id}}), on
  * two instances: one order for everyone whichever instance each is on, resuming with
- * {@code ?after=}, the history, error frames that leave the socket open, the rate, every
- * refusal before the upgrade, leaving (and the last leave ending the room), and a
- * report's evidence.
+ * {@code ?after=}, the history, error frames that leave the socket open, the rate, the
+ * frame limit, every refusal before the upgrade, leaving (and the last leave ending the
+ * room), and a report's evidence.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
 class RoomChatIT {
@@ -130,6 +130,29 @@ class RoomChatIT {
 	}
 
 	@Test
+	void theLongestMessageWrittenAsJsonEscapesGoesThroughAndAFrameOverTheLimitClosesTheSocket() throws Exception {
+		Room room = room(1);
+		String emoji = new String(Character.toChars(0x1F600));
+		// 1,000 code points, each written as two JSON escapes: 12,000 bytes, past the
+		// container's default buffer of 8,192
+		String escaped = "\\ud83d\\ude00".repeat(1000);
+		try (RoomSocket ana = RoomSocket.open(port(this.instances.instanceA), room.id(), room.first(), "");
+				RoomSocket ben = RoomSocket.open(port(this.instances.instanceB), room.id(), room.second(), "")) {
+			ana.next("welcome");
+			ben.next("welcome");
+			ana.send("{\"type\":\"message\",\"text\":\"" + escaped + "\",\"client_message_id\":\"long\"}");
+			assertThat(ben.next("message").get("text").asString()).isEqualTo(emoji.repeat(1000));
+			assertThat(ana.next("message").get("client_message_id").asString()).isEqualTo("long");
+
+			// past the socket's limit of 16 KiB
+			ana.send(
+					"{\"type\":\"message\",\"text\":\"" + "x".repeat(16 * 1024) + "\",\"client_message_id\":\"huge\"}");
+			assertThat(ana.awaitClosed()).as("message too big").isEqualTo(1009);
+			ben.assertNothingWithin(Duration.ofMillis(300));
+		}
+	}
+
+	@Test
 	void refusalsComeBeforeTheUpgradeAsProblemDetails() throws Exception {
 		Room room = room(4);
 		String path = "/ws/rooms/" + room.id();
@@ -206,10 +229,14 @@ class RoomChatIT {
 				RoomSocket ben = RoomSocket.open(port(this.instances.instanceB), room.id(), room.second(), "")) {
 			ana.next("welcome");
 			ben.next("welcome");
+			// each heard before the next is said: two senders' messages at once may come
+			// in either order
 			ana.say("first", "a-1");
+			assertThat(ben.next("message").get("text").asString()).isEqualTo("first");
 			ben.say("hello", "b-1");
+			assertThat(ben.next("message").get("text").asString()).isEqualTo("hello");
 			ana.say("second", "a-2");
-			assertThat(texts(ben, 3)).containsExactly("first", "hello", "second");
+			assertThat(ben.next("message").get("text").asString()).isEqualTo("second");
 		}
 		Response reported = this.instances.a.send("POST", "/api/matching/reports", room.second(),
 				"{\"reason\":\"HARASSMENT\"}");

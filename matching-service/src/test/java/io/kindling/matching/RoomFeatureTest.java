@@ -9,6 +9,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -37,11 +38,16 @@ abstract class RoomFeatureTest {
 	@Autowired
 	JdbcClient jdbc;
 
+	@Autowired
+	ApplicationEventPublisher events;
+
 	Api api;
 
 	@BeforeEach
 	void fresh() {
 		RoomFeatures.freshStores(this.redis, this.jdbc);
+		// the bans the last test made are gone from the table: from the cache too
+		RoomFeatures.forgetBans(this.events);
 		this.api = new Api(this.port);
 	}
 

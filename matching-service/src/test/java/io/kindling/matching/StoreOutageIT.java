@@ -13,6 +13,7 @@ import io.kindling.infra.test.RealServersExtension;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -36,6 +37,7 @@ class StoreOutageIT {
 	int port;
 
 	@Autowired
+	@Qualifier("matchedListener")
 	RedisMessageListenerContainer subscription;
 
 	@Test

@@ -63,6 +63,7 @@ final class TwoInstances implements AutoCloseable {
 		});
 		this.jdbc.sql("DELETE FROM seats").update();
 		this.jdbc.sql("DELETE FROM bans").update();
+		RoomFeatures.forgetBans(this.instanceA, this.instanceB);
 	}
 
 	double counter(String name, String... tags) {

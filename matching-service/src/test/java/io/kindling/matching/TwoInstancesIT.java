@@ -115,6 +115,27 @@ class TwoInstancesIT {
 	}
 
 	@Test
+	void anAddressBanMadeOnOneInstanceBitesOnTheOtherAtOnce() {
+		String waiting = b.session();
+		// B reads its bans before the ban: they are good for ban-cache-ttl, and the clock
+		// stands still
+		assertThat(RoomFeatures.from(b, 70, 1).join(waiting, 1, 2).status()).isEqualTo(202);
+
+		Response ban = RoomFeatures.admin(a, "POST", "/api/admin/bans",
+				"{\"ban_type\":\"IP\",\"value\":\"127.0.70.0/24\"}");
+		assertThat(ban.status()).as(ban.body()).isEqualTo(201);
+		try {
+			assertThat(redis.hasKey(RedisKeys.claim(waiting))).as("out of its queue, nobody polling").isFalse();
+			await().atMost(Duration.ofSeconds(5))
+				.until(() -> RoomFeatures.from(b, 70, 2).send("POST", "/api/sessions", null, null).status() == 403);
+			RoomFeatures.assertProblem(RoomFeatures.from(b, 70, 1).join(waiting, 1, 2), 403, "banned");
+		}
+		finally {
+			RoomFeatures.admin(a, "DELETE", "/api/admin/bans/" + ban.json().get("id").asLong(), null);
+		}
+	}
+
+	@Test
 	void aStreamOpenedAfterTheRoomFormedGetsItAtOnce() throws Exception {
 		String x = a.session();
 		String y = b.session();
@@ -277,7 +298,8 @@ class TwoInstancesIT {
 			.initializers((context) -> TestClockConfiguration.register((GenericApplicationContext) context, clock))
 			// arguments, not default properties: they must win over application.yml
 			.run("--server.port=0", "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0", "--spring.jmx.enabled=false",
+					"--kindling.matching.rate-limit.sessions-per-minute=0",
+					"--kindling.matching.admin-token=" + RoomFeatures.ADMIN_TOKEN, "--spring.jmx.enabled=false",
 					"--logging.level.root=WARN");
 	}
 

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,13 +29,16 @@ final class RelayProcess implements AutoCloseable {
 
 	private final Process process;
 
+	/** What this relay's {@code /actuator/prometheus} takes. */
+	private final String metricsToken = UUID.randomUUID().toString();
+
 	RelayProcess(String name, Map<String, String> settings) {
 		this.name = name;
 		this.port = FreePorts.pick();
-		List<String> command = new ArrayList<>(
-				List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m",
-						"-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath(),
-						"io.kindling.relay.RelayApplication", "--server.port=" + this.port));
+		List<String> command = new ArrayList<>(List.of(
+				Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx384m", "-XX:+UseSerialGC",
+				"-XX:TieredStopAtLevel=1", "-cp", classpath(), "io.kindling.relay.RelayApplication",
+				"--server.port=" + this.port, "--kindling.web.metrics-token=" + this.metricsToken));
 		settings.forEach((key, value) -> command.add("--" + key + "=" + value));
 		if (!settings.containsKey("kindling.relay.wake-up-port")) {
 			// two relays on one machine must not both bind the default UDP 8083
@@ -96,7 +100,7 @@ final class RelayProcess implements AutoCloseable {
 			throw new IllegalStateException("relay " + this.name + " ended; see target/relay-" + this.name + ".log");
 		}
 		try {
-			return new ServiceClient(this.port, Duration.ofSeconds(5)).get(path, null).body();
+			return new ServiceClient(this.port, Duration.ofSeconds(5)).get(path, this.metricsToken).body();
 		}
 		catch (UncheckedIOException ex) {
 			// not answering yet

@@ -47,7 +47,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest
 class TraceContextIT {
 
-	static final String JWT_SECRET = "trace-context-it-secret-of-at-least-32-bytes";
+	static final String JWT_SECRET = Hs256.newSecret();
 
 	static final Pattern TRACEPARENT = Pattern.compile("00-([0-9a-f]{32})-([0-9a-f]{16})-(0[01])");
 

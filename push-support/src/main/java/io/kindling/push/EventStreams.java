@@ -18,9 +18,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
  * The event streams open on this instance, by recipient (a session token, a user id),
- * each with what the service remembers of it ({@code S}: what it was last sent). They are
- * completed when the instance stops, so a graceful shutdown does not wait on them
- * (clients reconnect elsewhere).
+ * each with what the service remembers of it ({@code S}: what it was last sent). A
+ * recipient holds at most {@code kindling.web.max-streams-per-principal} streams across
+ * instances ({@link StreamLeases}). They are completed when the instance stops, so a
+ * graceful shutdown does not wait on them (clients reconnect elsewhere).
  *
  * @param <S> what is kept per stream
  */
@@ -30,16 +31,35 @@ public abstract class EventStreams<S> implements SmartLifecycle {
 
 	private final Map<String, Map<SseEmitter, S>> streams = new ConcurrentHashMap<>();
 
+	/** Each open stream's lease; removed once, when the stream goes. */
+	private final Map<SseEmitter, StreamLeases.Lease> leaseOf = new ConcurrentHashMap<>();
+
+	/**
+	 * The streams that were sent their first events, by recipient: those a ping may
+	 * reach.
+	 */
+	private final Map<SseEmitter, String> started = new ConcurrentHashMap<>();
+
+	private final StreamLeases leases;
+
 	private volatile boolean running;
+
+	protected EventStreams(StreamLeases leases) {
+		this.leases = leases;
+	}
 
 	/**
 	 * Opens a stream to the recipient, started with a {@code :subscribed} comment so the
 	 * client knows it is listening. It is registered before the first events are read and
 	 * sent, so that an event published in between is not missed; if they cannot be (the
 	 * store is away), the stream is dropped and the exception is the answer.
+	 * @throws io.kindling.support.web.Refused {@code too-many-streams} when the recipient
+	 * holds the most streams it may
 	 */
 	protected SseEmitter open(String recipient, S state, Duration timeout, FirstEvents first) throws IOException {
+		StreamLeases.Lease lease = this.leases.acquire(recipient);
 		SseEmitter emitter = new SseEmitter(timeout.toMillis());
+		this.leaseOf.put(emitter, lease);
 		this.streams.computeIfAbsent(recipient, (key) -> new ConcurrentHashMap<>()).put(emitter, state);
 		Runnable remove = () -> remove(recipient, emitter);
 		emitter.onCompletion(remove);
@@ -48,6 +68,7 @@ public abstract class EventStreams<S> implements SmartLifecycle {
 		try {
 			emitter.send(SseEmitter.event().comment("subscribed"));
 			first.send(emitter);
+			this.started.put(emitter, recipient);
 		}
 		catch (IOException | RuntimeException ex) {
 			remove.run();
@@ -61,6 +82,29 @@ public abstract class EventStreams<S> implements SmartLifecycle {
 			emitters.remove(emitter);
 			return emitters.isEmpty() ? null : emitters;
 		});
+		this.started.remove(emitter);
+		StreamLeases.Lease lease = this.leaseOf.remove(emitter);
+		if (lease != null) {
+			this.leases.release(lease);
+		}
+	}
+
+	/**
+	 * A comment to every stream: a client that went away is only noticed when its stream
+	 * is written to, and until then its stream counts against its limit. Each on a thread
+	 * of its own, as a client that stops reading holds its write until the socket times
+	 * out.
+	 */
+	void ping() {
+		this.started.forEach((emitter, recipient) -> Thread.ofVirtual().name("stream-ping").start(() -> {
+			try {
+				emitter.send(SseEmitter.event().comment("ping"));
+			}
+			catch (IOException | IllegalStateException ex) {
+				log.debug("A stream's client went away", ex);
+				remove(recipient, emitter);
+			}
+		}));
 	}
 
 	/** Whether any of these recipients has a stream open here. */
@@ -122,6 +166,7 @@ public abstract class EventStreams<S> implements SmartLifecycle {
 
 	@Override
 	public void start() {
+		this.leases.beforeRenewal(this::ping);
 		this.running = true;
 	}
 
@@ -130,6 +175,9 @@ public abstract class EventStreams<S> implements SmartLifecycle {
 		this.running = false;
 		this.streams.values().forEach((emitters) -> emitters.keySet().forEach(SseEmitter::complete));
 		this.streams.clear();
+		this.started.clear();
+		this.leaseOf.values().forEach(this.leases::release);
+		this.leaseOf.clear();
 	}
 
 	@Override

@@ -1,5 +1,7 @@
 package io.kindling.push;
 
+import java.time.Duration;
+
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -15,6 +17,9 @@ import org.springframework.util.backoff.ExponentialBackOff;
  * first included), to bring its streams up to date from what Redis stores.
  */
 public final class PushSubscriptions {
+
+	/** How long a start waits for its subscription before it fails. */
+	private static final Duration SUBSCRIPTION_WAIT = Duration.ofSeconds(30);
 
 	private PushSubscriptions() {
 	}
@@ -37,6 +42,10 @@ public final class PushSubscriptions {
 		ExponentialBackOff recovery = new ExponentialBackOff(100, 2);
 		recovery.setMaxInterval(2_000);
 		container.setRecoveryBackoff(recovery);
+		// a start waits for the subscription, 2 s by default: a loaded machine starting
+		// a service with two of these took longer, and the start failed; a subscription
+		// made late loses nothing, its listener catches up when it is made
+		container.setMaxSubscriptionRegistrationWaitingTime(SUBSCRIPTION_WAIT.toMillis());
 		container.addMessageListener(listener, new ChannelTopic(channel));
 		return container;
 	}

@@ -5,8 +5,12 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
+import java.util.List;
 import java.util.Optional;
 import java.util.regex.Pattern;
+
+import io.kindling.redis.LuaScript;
+import io.kindling.support.web.ProblemType;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -16,7 +20,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * (where access logs and browser history keep it). A ticket names its subject (a session,
  * a user) and opens one stream of that subject's, once, within {@link #LIFETIME}. Tickets
  * live in Redis, so any instance redeems what another issued; each has a key (and hash
- * tag) of its own, so they spread over a cluster's slots.
+ * tag) of its own, so they spread over a cluster's slots. A subject is issued at most
+ * {@code kindling.web.stream-tickets-per-minute}, counted across instances.
  */
 public final class StreamTickets {
 
@@ -34,11 +39,17 @@ public final class StreamTickets {
 
 	private static final Pattern TICKET = Pattern.compile("[A-Za-z0-9_-]{43}");
 
+	private static final long WINDOW_MILLIS = Duration.ofMinutes(1).toMillis();
+
+	private final LuaScript<Long> count = LuaScript.load("count_stream_ticket", Long.class);
+
 	private final SecureRandom random = new SecureRandom();
 
 	private final StringRedisTemplate redis;
 
 	private final Clock clock;
+
+	private final StreamLimits limits;
 
 	private final String keyPrefix;
 
@@ -46,14 +57,20 @@ public final class StreamTickets {
 	 * @param keyPrefix put before {@code {<ticket>}} to make the ticket's key, such as
 	 * {@code matching:ticket:}
 	 */
-	public StreamTickets(StringRedisTemplate redis, Clock clock, String keyPrefix) {
+	public StreamTickets(StringRedisTemplate redis, Clock clock, StreamLimits limits, String keyPrefix) {
 		this.redis = redis;
 		this.clock = clock;
+		this.limits = limits;
 		this.keyPrefix = keyPrefix;
 	}
 
-	/** A new ticket for the subject, valid for {@link #LIFETIME} from now. */
+	/**
+	 * A new ticket for the subject, valid for {@link #LIFETIME} from now.
+	 * @throws io.kindling.support.web.Refused {@code rate-limited}, with
+	 * {@code Retry-After}, past the subject's tickets for this minute
+	 */
 	public IssuedTicket issue(String subject) {
+		counted(subject);
 		byte[] bytes = new byte[TICKET_BYTES];
 		this.random.nextBytes(bytes);
 		String ticket = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
@@ -90,6 +107,20 @@ public final class StreamTickets {
 			return Optional.empty();
 		}
 		return Optional.of(value.substring(separator + 1));
+	}
+
+	private void counted(String subject) {
+		long now = this.clock.millis();
+		long window = now / WINDOW_MILLIS;
+		String key = StreamLeases.key(this.keyPrefix + "count:", subject) + ":" + window;
+		// the key outlives its window a little, so a clock a little behind does not reset
+		// it
+		Long issued = this.count.run(this.redis, List.of(key), String.valueOf(WINDOW_MILLIS * 2));
+		if (issued != null && issued > this.limits.streamTicketsPerMinute()) {
+			throw ProblemType.RATE_LIMITED.refused(
+					"at most " + this.limits.streamTicketsPerMinute() + " stream tickets a minute",
+					Duration.ofMillis((window + 1) * WINDOW_MILLIS - now));
+		}
 	}
 
 	private String key(String ticket) {

@@ -11,13 +11,17 @@ import com.nimbusds.jose.JWSHeader;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.SignedJWT;
+import io.kindling.infra.http.Hs256;
 import org.jspecify.annotations.Nullable;
 
 /** Signs tokens the way the app's auth service would, and a few ways it never would. */
 public final class TestTokens {
 
-	/** The development secret in application.yml. */
-	public static final String SECRET = "kindling-local-development-secret-do-not-use-in-production";
+	/**
+	 * This test run's secret, made anew for each JVM; every service the tests start takes
+	 * it ({@link TestSecret}).
+	 */
+	public static final String SECRET = Hs256.newSecret();
 
 	private TestTokens() {
 	}

@@ -1,5 +1,7 @@
 package io.kindling.swipe;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -10,6 +12,7 @@ import io.kindling.infra.test.RealServersExtension;
 import io.kindling.infra.test.fuzz.Endpoint;
 import io.kindling.infra.test.fuzz.Endpoint.Field;
 import io.kindling.infra.test.fuzz.Fuzzer;
+import io.kindling.infra.test.fuzz.RawHttp;
 import io.kindling.infra.test.fuzz.StoreSnapshot;
 import io.kindling.support.web.Refusals;
 import org.junit.jupiter.api.Test;
@@ -92,6 +95,29 @@ class WebEdgeFuzzIT {
 		TestApi api = new TestApi(this.port);
 		assertThat(api.http().get("/actuator/health", null).body()).contains("\"UP\"");
 		assertThat(api.get("/api/matches", user).status()).isEqualTo(200);
+	}
+
+	/** The request the issue found answering 500: a swipe whose key holds é or U+2028. */
+	@Test
+	void aSwipeWhoseKeyOrTokenIsNotPrintableAsciiIsABadRequestAndChangesNothing() throws IOException {
+		String token = TestTokens.forUser(4343);
+		Map<String, String> tablesBefore = tables();
+		for (byte[] odd : List.of("é".getBytes(StandardCharsets.UTF_8), "é".getBytes(StandardCharsets.ISO_8859_1),
+				"\u2028".getBytes(StandardCharsets.UTF_8))) {
+			String value = new String(odd, StandardCharsets.ISO_8859_1);
+			for (String headers : List.of("Authorization: Bearer " + token + "\r\nIdempotency-Key: key-" + value,
+					"Authorization: Bearer " + token + value + "\r\nIdempotency-Key: key-1")) {
+				String body = "{\"target_user_id\":7,\"action\":\"LIKE\"}";
+				String request = "POST /api/swipes HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + headers
+						+ "\r\nContent-Type: application/json\r\nContent-Length: " + body.length() + "\r\n\r\n" + body;
+				RawHttp.Response response = RawHttp.exchange("127.0.0.1", this.port,
+						request.getBytes(StandardCharsets.ISO_8859_1), 10_000);
+
+				assertThat(response.status()).as(response.body()).isEqualTo(400);
+				assertThat(response.body()).contains("\"type\":\"https://kindling.io/problems/bad-request\"");
+			}
+		}
+		assertThat(tables()).isEqualTo(tablesBefore);
 	}
 
 	private Map<String, String> tables() {

@@ -42,7 +42,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
 class WebClientIT {
 
-	static final String JWT_SECRET = "web-client-it-secret-of-at-least-32-bytes";
+	static final String JWT_SECRET = Hs256.newSecret();
 
 	static final int WEB_PORT = FreePorts.pick();
 

@@ -2,16 +2,29 @@ package io.kindling.infra.http;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
 
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** Real HS256 tokens, as the services check them, signed with the caller's secret. */
+/**
+ * Real HS256 tokens, as the services check them, signed with the caller's secret: one
+ * each bench and test makes for itself ({@link #newSecret}), none written down anywhere.
+ */
 public final class Hs256 {
 
+	private static final SecureRandom RANDOM = new SecureRandom();
+
 	private Hs256() {
+	}
+
+	/** A new secret: 384 random bits, as {@code ./kindling up} makes one. */
+	public static String newSecret() {
+		byte[] bytes = new byte[48];
+		RANDOM.nextBytes(bytes);
+		return Base64.getEncoder().encodeToString(bytes);
 	}
 
 	/** A token for {@code userId}, valid for two hours from now. */

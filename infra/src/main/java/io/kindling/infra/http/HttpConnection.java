@@ -36,6 +36,8 @@ public final class HttpConnection implements Closeable {
 
 	private final int timeoutMillis;
 
+	private final @Nullable String from;
+
 	private @Nullable Socket socket;
 
 	private @Nullable InputStream in;
@@ -43,9 +45,18 @@ public final class HttpConnection implements Closeable {
 	private @Nullable OutputStream out;
 
 	public HttpConnection(String host, int port, Duration timeout) {
+		this(host, port, timeout, null);
+	}
+
+	/**
+	 * @param from the local address the connection is made from (any of 127.0.0.0/8 on
+	 * the loopback), so that the server sees another client address; null for any
+	 */
+	public HttpConnection(String host, int port, Duration timeout, @Nullable String from) {
 		this.host = host;
 		this.port = port;
 		this.timeoutMillis = Math.toIntExact(timeout.toMillis());
+		this.from = from;
 	}
 
 	/** A status line and headers, with the body still to be read from {@code body}. */
@@ -98,6 +109,9 @@ public final class HttpConnection implements Closeable {
 		if (this.socket == null) {
 			Socket opened = new Socket();
 			opened.setTcpNoDelay(true);
+			if (this.from != null) {
+				opened.bind(new InetSocketAddress(this.from, 0));
+			}
 			opened.connect(new InetSocketAddress(this.host, this.port), this.timeoutMillis);
 			opened.setSoTimeout(this.timeoutMillis);
 			this.socket = opened;

@@ -28,6 +28,8 @@ public final class ServiceClient {
 
 	private final @Nullable BiConsumer<Request, Response> observer;
 
+	private final @Nullable String from;
+
 	public ServiceClient(int port) {
 		this(port, Duration.ofSeconds(60));
 	}
@@ -36,13 +38,15 @@ public final class ServiceClient {
 	 * @param timeout for connecting, and for each read of an answer
 	 */
 	public ServiceClient(int port, Duration timeout) {
-		this(port, timeout, null);
+		this(port, timeout, null, null);
 	}
 
-	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer) {
+	private ServiceClient(int port, Duration timeout, @Nullable BiConsumer<Request, Response> observer,
+			@Nullable String from) {
 		this.port = port;
 		this.timeout = timeout;
 		this.observer = observer;
+		this.from = from;
 	}
 
 	/**
@@ -50,7 +54,16 @@ public final class ServiceClient {
 	 * with its answer (event streams aside), on the sending thread.
 	 */
 	public ServiceClient observedBy(BiConsumer<Request, Response> observer) {
-		return new ServiceClient(this.port, this.timeout, observer);
+		return new ServiceClient(this.port, this.timeout, observer, this.from);
+	}
+
+	/**
+	 * A client of the same service that connects from another loopback address (any of
+	 * 127.0.0.0/8), so that the service sees another client, of another network when the
+	 * third number differs.
+	 */
+	public ServiceClient from(String loopbackAddress) {
+		return new ServiceClient(this.port, this.timeout, this.observer, loopbackAddress);
 	}
 
 	public int port() {
@@ -93,7 +106,7 @@ public final class ServiceClient {
 	public Response sendOrThrow(Request request) throws IOException {
 		HttpConnection connection = this.idle.poll();
 		if (connection == null) {
-			connection = new HttpConnection(HOST, this.port, this.timeout);
+			connection = new HttpConnection(HOST, this.port, this.timeout, this.from);
 		}
 		Response response;
 		try {
@@ -116,7 +129,7 @@ public final class ServiceClient {
 	 * arrives.
 	 */
 	public EventStream events(String path, @Nullable String token, Consumer<String> lines) {
-		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO),
+		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO, this.from),
 				Request.get(path).bearer(token).header("Accept", "text/event-stream"), lines);
 	}
 
@@ -132,7 +145,7 @@ public final class ServiceClient {
 	 * {@code Last-Event-ID}, {@code Origin}), the lines kept in the stream's queue.
 	 */
 	public EventStream events(Request request) {
-		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO),
+		return EventStream.open(new HttpConnection(HOST, this.port, Duration.ZERO, this.from),
 				request.hasHeader("Accept") ? request : request.header("Accept", "text/event-stream"), null);
 	}
 

@@ -41,6 +41,10 @@ public final class WebEdgeRules {
 	private static final DescribedPredicate<JavaClass> REFUSAL_DECLARATIONS = DescribedPredicate
 		.describe("refusal declarations", (type) -> type.isAssignableTo(REFUSAL));
 
+	/** The arithmetic of addresses that limits and bans count by: no HTTP in it. */
+	private static final DescribedPredicate<JavaClass> NETWORKS = DescribedPredicate.describe("Networks",
+			(type) -> type.getName().equals("io.kindling.support.web.Networks"));
+
 	private WebEdgeRules() {
 	}
 
@@ -60,7 +64,8 @@ public final class WebEdgeRules {
 		}
 		DescribedPredicate<JavaClass> http = JavaClass.Predicates
 			.resideInAnyPackage("org.springframework.http..", "jakarta.servlet..", "io.kindling.support.web..")
-			.and(DescribedPredicate.not(REFUSAL_VOCABULARY));
+			.and(DescribedPredicate.not(REFUSAL_VOCABULARY))
+			.and(DescribedPredicate.not(NETWORKS));
 		return noClasses().that()
 			.resideInAPackage(basePackage + "..")
 			.and()

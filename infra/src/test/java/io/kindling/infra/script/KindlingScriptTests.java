@@ -99,6 +99,39 @@ class KindlingScriptTests {
 	}
 
 	@Test
+	void tokenWithoutASecretRefusesRatherThanSignWithOneOfItsOwn() throws Exception {
+		Run token = kindling(Map.of(), "token", "42");
+
+		assertThat(token.exitCode()).isEqualTo(1);
+		assertThat(token.out()).isEmpty();
+		assertThat(token.err()).contains("no JWT secret").contains("KINDLING_JWT_SECRET");
+		assertThat(Files.readString(SCRIPT)).doesNotContain("development-secret");
+	}
+
+	@Test
+	void upMakesItsOwnSecretsOnceReadableByItsOwnerAloneAndSignsTokensWithThem() throws Exception {
+		Run first = functions("make_secrets; jwt_secret; echo; metrics_token; echo; "
+				+ "stat -c %a \"$KINDLING_STATE_DIR/jwt-secret\" \"$KINDLING_STATE_DIR/metrics-token\"");
+		Run again = functions("make_secrets; jwt_secret; echo; metrics_token; echo");
+		Run token = kindling(Map.of(), "token", "42");
+		Run given = functions("rm \"$KINDLING_STATE_DIR/jwt-secret\"; export KINDLING_JWT_SECRET=given-secret; "
+				+ "make_secrets; jwt_secret; echo; ls \"$KINDLING_STATE_DIR\"");
+
+		assertThat(first.exitCode()).as(first.err()).isZero();
+		List<String> lines = first.out().lines().toList();
+		String secret = lines.get(0);
+		assertThat(secret.getBytes(StandardCharsets.UTF_8)).hasSizeGreaterThanOrEqualTo(32);
+		assertThat(lines.get(1)).matches("[0-9a-f]{64}");
+		assertThat(lines.subList(2, 4)).containsExactly("600", "600");
+		assertThat(again.out().lines().toList()).containsExactly(secret, lines.get(1));
+		assertThat(given.exitCode()).as(given.err()).isZero();
+		assertThat(given.out().lines().toList()).contains("given-secret", "metrics-token").doesNotContain("jwt-secret");
+		assertThat(token.exitCode()).as(token.err()).isZero();
+		String[] parts = token.out().strip().split("\\.");
+		assertThat(parts[2]).isEqualTo(hs256(secret, parts[0] + "." + parts[1]));
+	}
+
+	@Test
 	void webPrintsTheWebClientsAddressWithTheUsersTokenInTheFragment() throws Exception {
 		String secret = "a-test-secret-of-at-least-thirty-two-bytes";
 		Run web = kindling(Map.of("KINDLING_JWT_SECRET", secret, "KINDLING_WEB_PORT", "23080"), "web", "7");
@@ -127,7 +160,7 @@ class KindlingScriptTests {
 		Run status = kindling(Map.of("KINDLING_SWIPE_PORT", "23082", "KINDLING_DB_PORT", "23306"), "status");
 
 		assertThat(status.exitCode()).as(status.err()).isZero();
-		List<String> rows = status.out().strip().lines().toList();
+		List<String> rows = status.out().strip().lines().takeWhile((row) -> !row.isBlank()).toList();
 		assertThat(rows.get(0)).startsWith("NAME");
 		assertThat(rows.subList(1, rows.size())).hasSize(STACK.size())
 			.allSatisfy((row) -> assertThat(row).contains(" stopped "));
@@ -135,7 +168,32 @@ class KindlingScriptTests {
 			.containsExactlyElementsOf(STACK);
 		assertThat(status.out()).contains("http://127.0.0.1:23082")
 			.contains("jdbc:mysql://127.0.0.1:23306")
-			.contains("redis://127.0.0.1:6379");
+			.contains("redis://127.0.0.1:6379")
+			.contains("Metrics: /actuator/prometheus", "metrics-token");
+	}
+
+	@Test
+	void everyServiceListensOnLoopbackAndTheClusterStackBelievesForwardedAddressesFromTheBalancerAlone()
+			throws Exception {
+		Run single = functions("CHOSEN_STACK=single; service_settings matching-service; service_settings web-client");
+		Run cluster = functions("CHOSEN_STACK=cluster; service_settings swipe-service-2; balancer_errors; "
+				+ "balancer_config >\"$KINDLING_STATE_DIR/haproxy.cfg\"; cat \"$KINDLING_STATE_DIR/haproxy.cfg\"");
+
+		assertThat(single.exitCode()).as(single.err()).isZero();
+		assertThat(single.out().lines().filter("--kindling.bind-address=127.0.0.1"::equals)).hasSize(2);
+		assertThat(single.out()).doesNotContain("trusted-proxies");
+		assertThat(cluster.exitCode()).as(cluster.err()).isZero();
+		assertThat(cluster.out()).contains("--kindling.bind-address=127.0.0.1")
+			.contains("--kindling.web.trusted-proxies=127.0.0.2")
+			.contains("\tsource 127.0.0.2")
+			.contains("http-request del-header X-Forwarded-For")
+			.doesNotContain("forward-headers-strategy");
+		Path haproxy = Path.of("/usr/sbin/haproxy");
+		if (Files.isExecutable(haproxy)) {
+			Run check = run(List.of(haproxy.toString(), "-c", "-f", this.state.resolve("haproxy.cfg").toString()),
+					Map.of());
+			assertThat(check.exitCode()).as(check.out() + check.err()).isZero();
+		}
 	}
 
 	@Test
@@ -192,6 +250,12 @@ class KindlingScriptTests {
 
 		assertThat(logs.exitCode()).isEqualTo(1);
 		assertThat(logs.err()).contains("no such process 'postgres'");
+	}
+
+	/** Runs bash lines with the script's functions loaded, its command left out. */
+	private Run functions(String lines) throws Exception {
+		String load = "source <(sed '$d' '" + SCRIPT + "'); ";
+		return run(List.of("bash", "-c", load + lines), Map.of("KINDLING_STATE_DIR", this.state.toString()));
 	}
 
 	private Run kindling(Map<String, String> environment, String... args) throws Exception {

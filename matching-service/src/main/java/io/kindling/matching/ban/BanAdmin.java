@@ -1,7 +1,5 @@
 package io.kindling.matching.ban;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -11,6 +9,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.kindling.matching.Persistence;
+import io.kindling.support.web.Networks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.annotation.Qualifier;
@@ -20,18 +19,14 @@ import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The operators' bans: make, lift, list. A ban bites on this instance at once (a banned
- * session still waiting leaves its queue), on the others within {@code ban-cache-ttl}.
+ * The operators' bans: make, lift, list. A ban bites everywhere at once: every instance
+ * hears of it, and a banned session still waiting, or one waiting from an address banned,
+ * leaves its queue.
  */
 @Service
 class BanAdmin {
 
 	private static final Pattern SESSION_KEY = Pattern.compile("[0-9a-f]{64}");
-
-	private static final Pattern IPV4 = Pattern
-		.compile("((25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])\\.){3}(25[0-5]|2[0-4][0-9]|1[0-9][0-9]|[1-9]?[0-9])");
-
-	private static final Pattern IPV6 = Pattern.compile("[0-9a-f:.]*:[0-9a-f:.]*");
 
 	private final BanRepository bans;
 
@@ -50,8 +45,10 @@ class BanAdmin {
 	}
 
 	/**
-	 * Bans an address or a session; an expired ban of the same subject is made again.
-	 * @param value an IP address, or a session's key (the SHA-256, hex, of its token)
+	 * Bans an address, a network or a session; an expired ban of the same subject is made
+	 * again.
+	 * @param value an IP address or a network (CIDR), or a session's key (the SHA-256,
+	 * hex, of its token)
 	 * @param expiresAt when it ends (kept to the second); null for never
 	 * @throws io.kindling.support.web.Refused {@code already-banned} when an active ban
 	 * of it exists
@@ -76,7 +73,7 @@ class BanAdmin {
 			}
 			return ManagedBan.of(saved);
 		});
-		this.sessionBans.enforce((type == BanType.SESSION) ? List.of(subject) : List.of());
+		this.sessionBans.enforce((type == BanType.SESSION) ? List.of(subject) : List.of(), type == BanType.IP);
 		return made;
 	}
 
@@ -87,7 +84,7 @@ class BanAdmin {
 				.orElseThrow(() -> BanRefusals.NO_SUCH_BAN.refused("no ban has id " + id));
 			this.bans.delete(ban);
 		});
-		this.sessionBans.enforce(List.of());
+		this.sessionBans.enforce(List.of(), false);
 	}
 
 	/**
@@ -129,15 +126,12 @@ class BanAdmin {
 			}
 			return given;
 		}
-		if (!IPV4.matcher(given).matches() && !IPV6.matcher(given).matches()) {
-			throw BanRefusals.badIpBan();
-		}
 		try {
-			// a literal, never looked up; written as the server writes a client's address
-			return InetAddress.getByName(given).getHostAddress();
+			return Networks.subject(given);
 		}
-		catch (UnknownHostException | SecurityException ex) {
-			throw BanRefusals.badIpBan();
+		catch (IllegalArgumentException ex) {
+			throw BanRefusals.BAD_BAN.refused("an IP ban's value is an IPv4 or IPv6 address, or a network in CIDR "
+					+ "notation (at most a /8 or a /16): " + ex.getMessage());
 		}
 	}
 

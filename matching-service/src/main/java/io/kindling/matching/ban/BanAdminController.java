@@ -35,11 +35,15 @@ class BanAdminController {
 	}
 
 	@PostMapping("/api/admin/bans")
-	@Operation(summary = "Ban an address or a session",
-			description = "Bans an IP address (`IP`) or a session by its key, the SHA-256 in hex of its token "
-					+ "(`SESSION`), until `expires_at`, or for good when that is null. A bad value or an expiry "
-					+ "not in the future is 400 `bad-ban`, a subject already actively banned 409 "
-					+ "`already-banned`. A banned session that waits in a queue is taken out of it.")
+	@Operation(summary = "Ban an address, a network or a session",
+			description = "Bans an IP address or a network in CIDR notation, at most a /8 or a /16 (`IP`; an IPv6 "
+					+ "address is banned with its /64, which its owner picks addresses from at will), or a session "
+					+ "by its key, the SHA-256 in hex of its token (`SESSION`), until `expires_at`, or for good when "
+					+ "that is null. `value` answers as the ban is kept (`203.0.113.0/24`, `2001:db8:1:2::/64`). A "
+					+ "banned address may neither join nor start a session. A bad value or an expiry not in the "
+					+ "future is 400 `bad-ban`, a subject already actively banned 409 `already-banned`. The ban "
+					+ "bites on every instance at once: a banned session that waits in a queue, or one that joined "
+					+ "from a banned address, is taken out of it.")
 	@Refuses({ "bad-ban", "already-banned" })
 	@ResponseStatus(HttpStatus.CREATED)
 	BanAdmin.ManagedBan ban(@Valid @RequestBody NewBan request) {
@@ -68,7 +72,8 @@ class BanAdminController {
 	}
 
 	/**
-	 * @param value an IP address, or a session's key (the SHA-256, hex, of its token)
+	 * @param value an IP address or a network (CIDR), or a session's key (the SHA-256,
+	 * hex, of its token)
 	 * @param expiresAt null for a ban that never ends
 	 */
 	record NewBan(@NotNull BanType banType, @NotNull @Size(min = 1, max = 191) String value,

@@ -8,7 +8,9 @@ import org.springframework.http.HttpStatus;
 /** The refusal of someone banned, and the ways the operators' ban API refuses a call. */
 public enum BanRefusals implements Refusal {
 
-	/** The session or the address is on the ban list. */
+	/**
+	 * The session, the address, or a network the address lies in is on the ban list.
+	 */
 	BANNED("banned", HttpStatus.FORBIDDEN, "Banned"),
 
 	BAD_BAN("bad-ban", HttpStatus.BAD_REQUEST, "Bad ban"),
@@ -32,10 +34,6 @@ public enum BanRefusals implements Refusal {
 
 	static Refused badCursor() {
 		return BAD_CURSOR.refused("cursor is not a next_cursor of an earlier page");
-	}
-
-	static Refused badIpBan() {
-		return BAD_BAN.refused("an IP ban's value is an IPv4 or IPv6 address");
 	}
 
 }

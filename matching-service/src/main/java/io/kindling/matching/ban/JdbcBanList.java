@@ -11,17 +11,22 @@ import java.util.Map;
 import io.kindling.matching.HeldRead;
 import io.kindling.matching.MatchingProperties;
 import io.kindling.outbox.SqlTime;
+import io.kindling.support.web.Networks;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.context.event.EventListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
 /**
  * The {@code bans} table. Every join asks it, and bans are few and rarely change, so the
  * active ones are read whole and trusted for {@code ban-cache-ttl}: a new ban bites after
- * at most that long. A list too long to hold ({@value #MAX_HELD} active bans) is asked on
- * every join instead.
+ * at most that long, and at once wherever {@link BansChanged} is heard. A list too long
+ * to hold ({@value #MAX_HELD} active bans) is asked on every join instead. An address is
+ * looked up with every network that covers it ({@link Networks#covering}).
  */
 @Repository
 class JdbcBanList implements BanList {
@@ -51,36 +56,35 @@ class JdbcBanList implements BanList {
 
 	@Override
 	public boolean isBanned(String sessionKey, String address) {
+		return covers(sessionKey, address);
+	}
+
+	@Override
+	public boolean isAddressBanned(String address) {
+		return covers(null, address);
+	}
+
+	private boolean covers(@Nullable String sessionKey, String address) {
 		Instant now = this.clock.instant();
 		Snapshot bans = current(now);
 		if (bans == null) {
 			return askDatabase(sessionKey, address, now);
 		}
-		return bans.covers("SESSION", sessionKey, now) || bans.covers("IP", address, now);
-	}
-
-	@Override
-	public boolean isSessionBanned(String sessionKey) {
-		Instant now = this.clock.instant();
-		Snapshot bans = current(now);
-		if (bans == null) {
-			return this.jdbc.sql("""
-					SELECT COUNT(*) FROM bans
-					WHERE ban_type = 'SESSION' AND subject = :sessionKey
-					  AND (expires_at IS NULL OR expires_at > FROM_UNIXTIME(:now))
-					""")
-				.param("sessionKey", sessionKey)
-				.param("now", SqlTime.epochSeconds(now))
-				.query(Long.class)
-				.single() > 0;
+		if (sessionKey != null && bans.covers(BanType.SESSION, sessionKey, now)) {
+			return true;
 		}
-		return bans.covers("SESSION", sessionKey, now);
+		// most lists hold no address at all: no subjects to work out then
+		return bans.anyAddress()
+				&& Networks.covering(address).stream().anyMatch((subject) -> bans.covers(BanType.IP, subject, now));
 	}
 
 	/**
 	 * Reads the table again at the next question: a ban or a lift made here bites at once
-	 * on this instance (the others' caches follow within their TTL).
+	 * on this instance (the others' caches follow within their TTL). First of all those
+	 * told, so that whoever acts on the change asks the table as it is now.
 	 */
+	@EventListener(BansChanged.class)
+	@Order(Ordered.HIGHEST_PRECEDENCE)
 	void forget() {
 		HeldRead<Snapshot> cache = this.held;
 		if (cache != null) {
@@ -105,24 +109,44 @@ class JdbcBanList implements BanList {
 				LIMIT :limit
 				""").param("now", SqlTime.epochSeconds(now)).param("limit", this.maxHeld + 1).query(Ban.class).list();
 		if (active.size() > this.maxHeld) {
-			return new Snapshot(Map.of(), true);
+			return new Snapshot(Map.of(), false, true);
 		}
 		Map<String, Instant> expiries = new HashMap<>();
+		boolean anyAddress = false;
 		for (Ban ban : active) {
-			expiries.put(ban.banType() + ":" + ban.subject(),
+			BanType type = BanType.valueOf(ban.banType());
+			anyAddress |= type == BanType.IP;
+			expiries.put(key(type, (type == BanType.IP) ? subjectOf(ban.subject()) : ban.subject()),
 					(ban.expiresAt() != null) ? ban.expiresAt().toInstant() : Instant.MAX);
 		}
-		return new Snapshot(Map.copyOf(expiries), false);
+		return new Snapshot(Map.copyOf(expiries), anyAddress, false);
 	}
 
-	private boolean askDatabase(String sessionKey, String address, Instant now) {
+	/**
+	 * An address ban's subject as {@link Networks#subject} writes it; rows older than
+	 * that form (an IPv6 address alone) are read into it.
+	 */
+	private static String subjectOf(String stored) {
+		try {
+			return Networks.subject(stored);
+		}
+		catch (IllegalArgumentException ex) {
+			return stored;
+		}
+	}
+
+	private static String key(BanType type, String subject) {
+		return type + ":" + subject;
+	}
+
+	private boolean askDatabase(@Nullable String sessionKey, String address, Instant now) {
 		return this.jdbc.sql("""
 				SELECT COUNT(*) FROM bans
-				WHERE ((ban_type = 'SESSION' AND subject = :sessionKey) OR (ban_type = 'IP' AND subject = :address))
+				WHERE ((ban_type = 'SESSION' AND subject = :sessionKey) OR (ban_type = 'IP' AND subject IN (:subjects)))
 				  AND (expires_at IS NULL OR expires_at > FROM_UNIXTIME(:now))
 				""")
-			.param("sessionKey", sessionKey)
-			.param("address", address)
+			.param("sessionKey", (sessionKey != null) ? sessionKey : "")
+			.param("subjects", Networks.covering(address))
 			.param("now", SqlTime.epochSeconds(now))
 			.query(Long.class)
 			.single() > 0;
@@ -132,11 +156,15 @@ class JdbcBanList implements BanList {
 
 	}
 
-	/** Active bans by type and subject, with when each ends. */
-	private record Snapshot(Map<String, Instant> expiries, boolean tooMany) {
+	/**
+	 * Active bans by type and subject, with when each ends.
+	 *
+	 * @param anyAddress whether any of them bans an address or a network
+	 */
+	private record Snapshot(Map<String, Instant> expiries, boolean anyAddress, boolean tooMany) {
 
-		boolean covers(String type, String subject, Instant now) {
-			Instant ends = this.expiries.get(type + ":" + subject);
+		boolean covers(BanType type, String subject, Instant now) {
+			Instant ends = this.expiries.get(key(type, subject));
 			// a ban that ran out since the read no longer counts
 			return ends != null && now.isBefore(ends);
 		}

@@ -8,7 +8,6 @@ import io.kindling.matching.chat.ChatFrames.Outgoing;
 import io.kindling.matching.chat.ChatRooms.Admission;
 import io.kindling.matching.chat.ChatSockets.RoomSocket;
 import io.kindling.matching.chat.ChatStore.Sent;
-import io.kindling.matching.ratelimit.RateLimitRefusals;
 import io.kindling.redis.StreamEntryId;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refusal;
@@ -64,6 +63,7 @@ final class ChatSocketHandler extends TextWebSocketHandler {
 
 	@Override
 	public void afterConnectionEstablished(WebSocketSession session) throws Exception {
+		session.setTextMessageSizeLimit(ChatConfiguration.MAX_FRAME_BYTES);
 		Admission.Member member = (Admission.Member) session.getAttributes().get(MEMBER);
 		StreamEntryId after = (StreamEntryId) session.getAttributes().get(AFTER);
 		Instant now = this.clock.instant();
@@ -116,7 +116,7 @@ final class ChatSocketHandler extends TextWebSocketHandler {
 			case Sent.Duplicate duplicate -> {
 				// sent before under this id: the socket has it, or gets it by after=
 			}
-			case Sent.RateLimited limited -> error(socket, RateLimitRefusals.RATE_LIMITED,
+			case Sent.RateLimited limited -> error(socket, ProblemType.RATE_LIMITED,
 					"More than " + this.properties.messagesPerSecond() + " messages a second: this one was not "
 							+ "sent; a message may go again in " + Math.max(1, limited.retryAfter().toMillis())
 							+ " ms.",

@@ -5,8 +5,11 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kindling.matching.chat.ChatRooms.Place;
+import io.kindling.matching.room.RoomLeft;
+import io.kindling.matching.session.Session;
 import io.kindling.outbox.SqlTime;
 
+import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -33,6 +36,15 @@ public class RoomChat {
 		this.store = store;
 		this.properties = properties;
 		this.jdbc = jdbc;
+	}
+
+	/**
+	 * The room claims' leave, between the seat's end and the claim's: a failure here
+	 * fails the leave, which is done whole again when retried.
+	 */
+	@EventListener
+	void on(RoomLeft left) {
+		left(Session.keyOf(left.token()), left.roomId(), left.at());
 	}
 
 	/**

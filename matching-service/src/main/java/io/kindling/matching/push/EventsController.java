@@ -7,6 +7,7 @@ import io.kindling.matching.session.Session;
 import io.kindling.matching.session.SessionService;
 import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets.IssuedTicket;
+import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 
 import org.springframework.http.HttpStatus;
@@ -47,7 +48,9 @@ class EventsController {
 					+ "before the stream opened is sent at once, unless the client names it as the last event "
 					+ "it got: reconnect with `Last-Event-ID`, or with `last_event_id` beside a new ticket, and "
 					+ "the same room is not sent twice. Opens with the session token, or for a browser's "
-					+ "EventSource with `?ticket=` from `POST /api/matching/events/tickets`.")
+					+ "EventSource with `?ticket=` from `POST /api/matching/events/tickets`. A caller holds at most four streams at "
+					+ "once by default, across instances: one more is 429 `too-many-streams`.")
+	@Refuses("too-many-streams")
 	SseEmitter events(@OrStreamTicket Session session, LastEventId lastEventId) throws Exception {
 		return this.streams.open(session.token(), lastEventId.value(),
 				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session));
@@ -61,8 +64,10 @@ class EventsController {
 	@Operation(summary = "Issue a stream ticket",
 			description = "A ticket that opens this session's event stream once, within a minute (`GET "
 					+ "/api/matching/events?ticket=...`), so that a browser's EventSource can open it without "
-					+ "the session token in the URL.")
+					+ "the session token in the URL. At most twenty a minute by "
+					+ "default: one more is 429 `rate-limited`.")
 	@ResponseStatus(HttpStatus.CREATED)
+	@Refuses("rate-limited")
 	IssuedTicket ticket(Session session) {
 		return this.sessions.issueTicket(session);
 	}

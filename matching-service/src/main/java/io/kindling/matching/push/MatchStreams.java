@@ -7,6 +7,7 @@ import java.util.function.Supplier;
 
 import io.kindling.matching.join.MatchingStatus;
 import io.kindling.push.EventStreams;
+import io.kindling.push.StreamLeases;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -21,6 +22,10 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  */
 @Component
 class MatchStreams extends EventStreams<AtomicReference<String>> {
+
+	MatchStreams(StreamLeases leases) {
+		super(leases);
+	}
 
 	/**
 	 * Opens a stream for the token, sent the token's room at once if it is in one, unless

@@ -6,13 +6,15 @@ import java.util.List;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.redis.LuaScript;
+import io.kindling.support.web.Networks;
+import io.kindling.support.web.ProblemType;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Per-IP limits in fixed one-minute windows, counted in Redis so every instance sees the
- * same count.
+ * Per-address limits in fixed one-minute windows, counted in Redis so every instance sees
+ * the same count: an IPv4 address alone, an IPv6 address by its /64.
  */
 @Component
 public class RateLimiter {
@@ -52,14 +54,15 @@ public class RateLimiter {
 		}
 		long now = this.clock.millis();
 		long window = now / WINDOW_MILLIS;
-		String key = "matching:rate:" + kind + ":" + address + ":" + window;
+		// an IPv6 address by its /64: its owner can pick any address in it
+		String key = "matching:rate:" + kind + ":" + Networks.rateLimitKey(address) + ":" + window;
 		// the key outlives its window a little so that a slow clock between instances
 		// does not reset it
 		Long count = this.script.run(this.redis, List.of(key), String.valueOf(WINDOW_MILLIS * 2));
 		if (count != null && count > perMinute) {
 			long windowEnds = (window + 1) * WINDOW_MILLIS;
 			Duration retryAfter = Duration.ofMillis(windowEnds - now);
-			throw RateLimitRefusals.RATE_LIMITED.refused(
+			throw ProblemType.RATE_LIMITED.refused(
 					"too many requests from this address; retry in " + Math.max(1, retryAfter.toSeconds()) + " s",
 					retryAfter);
 		}

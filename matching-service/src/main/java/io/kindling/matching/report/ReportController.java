@@ -1,5 +1,6 @@
 package io.kindling.matching.report;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 
 import io.kindling.matching.session.Session;
@@ -28,12 +29,14 @@ class ReportController {
 			description = "Reports the other people of the session's current or last room, with a `reason`. 201 for "
 					+ "a new report; the same session reporting the same room again changes nothing and gets "
 					+ "200 with the same body (the first reason stands). 404 `no-room` when the session never "
-					+ "sat in a room.")
+					+ "sat in a room. Reports of a session count once per reporter network (an IPv4 /24, an IPv6 "
+					+ "/64): reporters from `reports-to-ban` networks ban it, and for a while its network.")
 	@ApiResponse(responseCode = "201", description = "Reported", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Reported before", useReturnTypeSchema = true)
 	@Refuses("no-room")
-	ResponseEntity<ReportService.Reported> report(Session session, @Valid @RequestBody ReportRequest request) {
-		ReportService.Reported reported = this.reports.report(session, request.reason());
+	ResponseEntity<ReportService.Reported> report(Session session, @Valid @RequestBody ReportRequest request,
+			HttpServletRequest http) {
+		ReportService.Reported reported = this.reports.report(session, http.getRemoteAddr(), request.reason());
 		return ResponseEntity.status(reported.repeated() ? HttpStatus.OK : HttpStatus.CREATED).body(reported);
 	}
 

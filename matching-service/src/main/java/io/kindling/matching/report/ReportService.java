@@ -28,11 +28,14 @@ class ReportService {
 		this.clock = clock;
 	}
 
-	Reported report(Session session, ReportReason reason) {
+	/**
+	 * @param address the reporter's address: reports count once per network
+	 */
+	Reported report(Session session, String address, ReportReason reason) {
 		Instant now = this.clock.instant();
-		RoomReports.Recorded recorded = this.reports.record(session.key(), reason, now);
+		RoomReports.Recorded recorded = this.reports.record(session.key(), address, reason, now);
 		if (!recorded.banned().isEmpty()) {
-			this.bans.enforce(recorded.banned());
+			this.bans.enforce(recorded.banned(), recorded.networksBanned());
 		}
 		return new Reported(recorded.roomId(), recorded.reported(), recorded.repeated());
 	}

@@ -15,6 +15,7 @@ import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
+import io.kindling.support.web.Networks;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -90,15 +91,18 @@ class ConversationWriter {
 				.append(i)
 				.append(", FROM_UNIXTIME(:waitingSince")
 				.append(i)
-				.append("))");
-			params.put("participantKey" + i, Session.keyOf(participants.get(i).token()));
-			params.put("waitingSince" + i, SqlTime.epochSeconds(participants.get(i).since()));
+				.append("), :network")
+				.append(i)
+				.append(")");
+			QueueEntry participant = participants.get(i);
+			params.put("participantKey" + i, Session.keyOf(participant.token()));
+			params.put("waitingSince" + i, SqlTime.epochSeconds(participant.since()));
+			// the network, not the address: enough to ban it when reports ban the session
+			params.put("network" + i, participant.address().isEmpty() ? null : Networks.of(participant.address()));
 		}
-		this.jdbc
-			.sql("INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since) VALUES "
-					+ values)
-			.params(params)
-			.update();
+		this.jdbc.sql("""
+				INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since, network)
+				VALUES """ + values).params(params).update();
 		Instant occurredAt = this.clock.instant();
 		UUID eventId = UUID.randomUUID();
 		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),

@@ -2,6 +2,8 @@ package io.kindling.matching.room;
 
 import java.time.Instant;
 
+import io.kindling.matching.queue.TokenState;
+
 /**
  * A room a participant is live in, as MySQL records it.
  *
@@ -9,5 +11,10 @@ import java.time.Instant;
  */
 public record LiveRoom(String roomId, long conversationId, int roomType, long topicId, Instant formedAt,
 		Instant liveUntil) {
+
+	/** The claim of a participant of this room. */
+	TokenState.Matched claim() {
+		return new TokenState.Matched(this.roomId, this.conversationId, this.roomType, this.topicId, this.formedAt);
+	}
 
 }

@@ -1,5 +1,6 @@
 package io.kindling.matching.room;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -34,7 +35,7 @@ class RoomSweeper implements SmartLifecycle {
 
 	private final ActiveQueues queues;
 
-	private final RoomFormer former;
+	private final RoomClaims claims;
 
 	private final TaskScheduler scheduler;
 
@@ -42,15 +43,18 @@ class RoomSweeper implements SmartLifecycle {
 
 	private final MatchingProperties properties;
 
+	private final Clock clock;
+
 	private volatile @Nullable ScheduledFuture<?> task;
 
-	RoomSweeper(ActiveQueues queues, RoomFormer former, TaskScheduler scheduler, QueueStats stats,
-			MatchingProperties properties) {
+	RoomSweeper(ActiveQueues queues, RoomClaims claims, TaskScheduler scheduler, QueueStats stats,
+			MatchingProperties properties, Clock clock) {
 		this.stats = stats;
 		this.queues = queues;
-		this.former = former;
+		this.claims = claims;
 		this.scheduler = scheduler;
 		this.properties = properties;
+		this.clock = clock;
 	}
 
 	/**
@@ -68,8 +72,8 @@ class RoomSweeper implements SmartLifecycle {
 		for (ActiveQueues.Active active : queues) {
 			MatchQueue queue = active.queue();
 			try {
-				RoomFormer.Sweep swept = this.former.formAll(queue, MOST_ROOMS_PER_QUEUE);
-				Instant cutoff = this.former.now().minus(RoomFormer.ORPHAN_GRACE);
+				RoomClaims.Sweep swept = this.claims.form(queue, MOST_ROOMS_PER_QUEUE);
+				Instant cutoff = this.clock.instant().minus(RoomClaims.ORPHAN_GRACE);
 				if (swept.stillWaiting() == 0 && !active.lastJoined().isAfter(cutoff)) {
 					this.queues.forgetIfIdleSince(queue, cutoff);
 				}

@@ -19,7 +19,7 @@ import org.springframework.stereotype.Repository;
  * a write, so two rooms racing for one participant cannot both have it.
  */
 @Repository
-public class Seats {
+class Seats {
 
 	private final JdbcClient jdbc;
 
@@ -78,7 +78,7 @@ public class Seats {
 	}
 
 	/** The live room this participant sits in, if any. */
-	public Optional<LiveRoom> liveRoom(String token, Instant now) {
+	Optional<LiveRoom> liveRoom(String token, Instant now) {
 		return Optional.ofNullable(live("", List.of(Session.keyOf(token)), now).get(Session.keyOf(token)));
 	}
 
@@ -103,7 +103,7 @@ public class Seats {
 	 * primary key, so a room being written with this participant is waited for, then
 	 * left.
 	 */
-	public void leaveAnyRoom(String token, Instant now) {
+	void leaveAnyRoom(String token, Instant now) {
 		this.jdbc.sql("UPDATE seats SET left_at = FROM_UNIXTIME(:now) WHERE participant_key = :key AND left_at IS NULL")
 			.param("key", Session.keyOf(token))
 			.param("now", SqlTime.epochSeconds(now))
@@ -114,7 +114,7 @@ public class Seats {
 	 * Ends the participant's seat in this room, whether or not the room is written yet: a
 	 * room written after the leave does not seat this participant.
 	 */
-	public void leave(String token, String roomId, Instant now) {
+	void leave(String token, String roomId, Instant now) {
 		this.jdbc.sql("""
 				INSERT INTO seats (participant_key, room_id, live_until, left_at)
 				VALUES (:key, :roomId, FROM_UNIXTIME(:now), FROM_UNIXTIME(:now))

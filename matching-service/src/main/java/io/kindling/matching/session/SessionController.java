@@ -23,8 +23,9 @@ class SessionController {
 	@Operation(summary = "Start an anonymous session",
 			description = "Issues a session token, valid until `expires_at`, to send as `Authorization: Bearer "
 					+ "<token>` on the rooms' calls. It asks for nothing; past the per-address limit it answers "
-					+ "429 `rate-limited` with `Retry-After`.")
-	@Refuses("rate-limited")
+					+ "429 `rate-limited` with `Retry-After`, and from an address or network on the ban list 403 "
+					+ "`banned`.")
+	@Refuses({ "rate-limited", "banned" })
 	@ResponseStatus(HttpStatus.CREATED)
 	SessionService.IssuedSession create(HttpServletRequest request) {
 		return this.sessions.issue(request.getRemoteAddr());

@@ -11,7 +11,10 @@ import java.util.regex.Pattern;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.ban.BanList;
+import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.ratelimit.RateLimiter;
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
 import org.jspecify.annotations.Nullable;
@@ -48,16 +51,27 @@ public class SessionService {
 
 	private final StreamTickets tickets;
 
-	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, Clock clock, MatchingProperties properties) {
+	private final BanList bans;
+
+	SessionService(StringRedisTemplate redis, RateLimiter rateLimiter, BanList bans, Clock clock,
+			MatchingProperties properties, StreamLimits streamLimits) {
 		this.redis = redis;
 		this.rateLimiter = rateLimiter;
+		this.bans = bans;
 		this.clock = clock;
 		this.properties = properties;
-		this.tickets = new StreamTickets(redis, clock, "matching:ticket:");
+		this.tickets = new StreamTickets(redis, clock, streamLimits, "matching:ticket:");
 	}
 
+	/**
+	 * A new session, unless this address has had too many this minute, or it (or its
+	 * network) is banned.
+	 */
 	IssuedSession issue(String clientAddress) {
 		this.rateLimiter.countSession(clientAddress);
+		if (this.bans.isAddressBanned(clientAddress)) {
+			throw BanRefusals.BANNED.refused("this address may not start sessions");
+		}
 		byte[] bytes = new byte[TOKEN_BYTES];
 		this.random.nextBytes(bytes);
 		String token = Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);

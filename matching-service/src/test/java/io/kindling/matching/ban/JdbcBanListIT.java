@@ -63,6 +63,45 @@ class JdbcBanListIT {
 		assertThat(small.isBanned("session-d", "10.0.0.9")).isFalse();
 	}
 
+	@Test
+	void anAddressIsBannedByItselfOrByANetworkItLiesInAndAnIpv6AddressOnlyByItsSlash64OrWider() {
+		for (JdbcBanList list : new JdbcBanList[] { held(), askedEachTime() }) {
+			ban("IP", "203.0.113.0/24", null);
+			ban("IP", "2001:db8:1:2::/64", null);
+			ban("IP", "2001:db9::/32", null);
+			ban("IP", "198.51.100.7", null);
+
+			assertThat(list.isAddressBanned("203.0.113.200")).isTrue();
+			assertThat(list.isAddressBanned("203.0.114.1")).isFalse();
+			assertThat(list.isAddressBanned("198.51.100.7")).isTrue();
+			assertThat(list.isAddressBanned("198.51.100.8")).as("an IPv4 address alone").isFalse();
+			// any address of the /64, however it is written
+			assertThat(list.isAddressBanned("2001:db8:1:2:ffff:ffff:ffff:ffff")).isTrue();
+			assertThat(list.isAddressBanned("2001:0db8:0001:0002:0:0:0:1")).isTrue();
+			assertThat(list.isAddressBanned("2001:db8:1:3::1")).isFalse();
+			assertThat(list.isAddressBanned("2001:db9:abcd::1")).isTrue();
+			assertThat(list.isBanned("session-e", "2001:db8:1:2::99")).isTrue();
+			assertThat(list.isBanned("session-e", "")).isFalse();
+			noBans();
+		}
+	}
+
+	@Test
+	void anIpv6AddressBannedAloneBeforeBansKeptNetworksBansItsSlash64() {
+		ban("IP", "2001:db8:1:2::7", null);
+
+		assertThat(held().isAddressBanned("2001:db8:1:2::8")).isTrue();
+	}
+
+	private JdbcBanList held() {
+		return new JdbcBanList(this.jdbc, this.clock, Duration.ofSeconds(5), JdbcBanList.MAX_HELD);
+	}
+
+	/** The cache off: the table asked on every question. */
+	private JdbcBanList askedEachTime() {
+		return new JdbcBanList(this.jdbc, this.clock, Duration.ZERO, JdbcBanList.MAX_HELD);
+	}
+
 	private void ban(String type, String subject, @Nullable Instant until) {
 		this.jdbc.sql("INSERT INTO bans (ban_type, subject, expires_at) VALUES (:type, :subject, :until)")
 			.param("type", type)

@@ -12,7 +12,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import io.kindling.relay.RelayProperties;
-import io.kindling.relay.ServerBinding;
+import io.kindling.support.server.ServerBinding;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;

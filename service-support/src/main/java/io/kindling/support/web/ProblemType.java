@@ -41,6 +41,19 @@ public enum ProblemType implements Refusal {
 	/** A fault of ours, never of the caller's input. */
 	INTERNAL_ERROR("internal-error", HttpStatus.INTERNAL_SERVER_ERROR, "Internal error"),
 
+	/**
+	 * Too many requests of one kind from one client in a window (stream tickets per
+	 * principal; matching-service's joins and sessions per address, a room's messages per
+	 * session; swipe-service's match messages per user): retry after {@code Retry-After}.
+	 */
+	RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
+
+	/**
+	 * The session or user already holds {@code kindling.web.max-streams-per-principal}
+	 * open event streams, counted across instances.
+	 */
+	TOO_MANY_STREAMS("too-many-streams", HttpStatus.TOO_MANY_REQUESTS, "Too many event streams"),
+
 	/** Redis or the database did not answer: retry after {@code Retry-After}. */
 	UNAVAILABLE("unavailable", HttpStatus.SERVICE_UNAVAILABLE, "Temporarily unavailable");
 

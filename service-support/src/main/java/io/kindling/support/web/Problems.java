@@ -49,13 +49,17 @@ public final class Problems {
 	 * when to retry, and a 401 with the RFC 6750 challenge.
 	 */
 	public static ResponseEntity<ProblemDetail> answer(Refused refused) {
+		return answer(refused.refusal(), refused.getMessage(), headers(refused));
+	}
+
+	private static HttpHeaders headers(Refused refused) {
 		HttpHeaders headers = new HttpHeaders();
 		refused.retryAfter()
 			.ifPresent((wait) -> headers.addAll(retryAfter(wait.toSeconds() + ((wait.toNanosPart() > 0) ? 1 : 0))));
 		if (refused.refusal().status() == HttpStatus.UNAUTHORIZED) {
 			headers.set(HttpHeaders.WWW_AUTHENTICATE, "Bearer");
 		}
-		return answer(refused.refusal(), refused.getMessage(), headers);
+		return headers;
 	}
 
 	/** {@code Retry-After} in whole seconds, at least one. */
@@ -63,6 +67,12 @@ public final class Problems {
 		HttpHeaders headers = new HttpHeaders();
 		headers.set(HttpHeaders.RETRY_AFTER, String.valueOf(Math.max(1, seconds)));
 		return headers;
+	}
+
+	/** Writes a refusal as the whole response, its headers too, for filters. */
+	public static void write(HttpServletResponse response, JsonMapper json, Refused refused) throws IOException {
+		headers(refused).forEach((name, values) -> values.forEach((value) -> response.addHeader(name, value)));
+		write(response, json, of(refused.refusal(), refused.getMessage()));
 	}
 
 	/** Writes the problem as the whole response, for filters that answer on their own. */

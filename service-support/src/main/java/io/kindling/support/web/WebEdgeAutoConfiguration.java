@@ -2,7 +2,10 @@ package io.kindling.support.web;
 
 import java.util.List;
 
+import jakarta.servlet.Filter;
 import tools.jackson.databind.json.JsonMapper;
+
+import io.kindling.support.server.ServerBinding;
 
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -13,6 +16,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.ConfigurableWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
@@ -24,14 +28,16 @@ import org.springframework.web.filter.CorsFilter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
- * JSON, one body-size limit, CORS, and the container's error pages as problem details.
+ * JSON, one body-size limit, CORS, the container's error pages as problem details, the
+ * address the server listens on, the client's address behind trusted proxies only,
+ * printable header values, and the actuator closed but for health.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
 @AutoConfiguration(
 		before = { ErrorMvcAutoConfiguration.class, JacksonAutoConfiguration.class, WebMvcAutoConfiguration.class })
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
-@EnableConfigurationProperties(WebEdgeProperties.class)
+@EnableConfigurationProperties({ WebEdgeProperties.class, ServerBinding.class })
 public class WebEdgeAutoConfiguration {
 
 	@Bean
@@ -60,38 +66,57 @@ public class WebEdgeAutoConfiguration {
 		return new StrictJson();
 	}
 
-	// first of all, so that every answer a browser gets (a 413 too) carries the CORS
-	// headers it needs to read it
+	// The filters, in the order they run. First of all CORS, so that every answer a
+	// browser gets (a 413 too) carries the headers it needs to read it.
 	@Bean
 	FilterRegistrationBean<CorsFilter> crossOrigins(WebEdgeProperties properties, JsonMapper json) {
-		FilterRegistrationBean<CorsFilter> registration = new FilterRegistrationBean<>(
-				CrossOrigins.filter(properties.allowedOrigins(), json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-		return registration;
+		return inOrder(0, CrossOrigins.filter(properties.allowedOrigins(), json));
+	}
+
+	// before anything asks for the client's address
+	@Bean
+	FilterRegistrationBean<ClientAddresses> clientAddresses(WebEdgeProperties properties) {
+		return inOrder(1, new ClientAddresses(WebEdgeProperties.trustedProxyBlocks(properties.trustedProxies())));
+	}
+
+	// before everything that reads a header, Spring Security included
+	@Bean
+	FilterRegistrationBean<PrintableHeaders> printableHeaders(JsonMapper json) {
+		return inOrder(2, new PrintableHeaders(json));
+	}
+
+	@Bean
+	FilterRegistrationBean<ActuatorGate> actuatorGate(WebEdgeProperties properties, JsonMapper json) {
+		return inOrder(3, new ActuatorGate(properties.metricsToken(), json));
 	}
 
 	// before Spring Security and everything else that might read the body
 	@Bean
 	FilterRegistrationBean<BodySizeLimit> bodySizeLimit(WebEdgeProperties properties, JsonMapper json) {
-		FilterRegistrationBean<BodySizeLimit> registration = new FilterRegistrationBean<>(
-				new BodySizeLimit(properties, json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
-		return registration;
+		return inOrder(4, new BodySizeLimit(properties, json));
 	}
 
 	@Bean
 	FilterRegistrationBean<ContentTypeGate> contentTypeGate(JsonMapper json) {
-		FilterRegistrationBean<ContentTypeGate> registration = new FilterRegistrationBean<>(new ContentTypeGate(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 2);
-		return registration;
+		return inOrder(5, new ContentTypeGate(json));
 	}
 
 	@Bean
 	FilterRegistrationBean<EmptyErrorBodies> emptyErrorBodies(JsonMapper json) {
-		FilterRegistrationBean<EmptyErrorBodies> registration = new FilterRegistrationBean<>(
-				new EmptyErrorBodies(json));
-		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+		return inOrder(6, new EmptyErrorBodies(json));
+	}
+
+	/** A filter that runs before every other, at this place among the web edge's. */
+	private static <F extends Filter> FilterRegistrationBean<F> inOrder(int place, F filter) {
+		FilterRegistrationBean<F> registration = new FilterRegistrationBean<>(filter);
+		registration.setOrder(Ordered.HIGHEST_PRECEDENCE + place);
 		return registration;
+	}
+
+	/** Every server socket on {@code kindling.bind-address}, when it is set. */
+	@Bean
+	WebServerFactoryCustomizer<ConfigurableWebServerFactory> bindAddress(ServerBinding binding) {
+		return new BindAddressCustomizer(binding);
 	}
 
 	@Configuration(proxyBeanMethods = false)
@@ -101,6 +126,30 @@ public class WebEdgeAutoConfiguration {
 		@Bean
 		WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemReportValve() {
 			return new ProblemReportValveCustomizer();
+		}
+
+	}
+
+	/** After Spring Boot's own customizer, which applies {@code server.address}. */
+	static final class BindAddressCustomizer
+			implements WebServerFactoryCustomizer<ConfigurableWebServerFactory>, Ordered {
+
+		private final ServerBinding binding;
+
+		BindAddressCustomizer(ServerBinding binding) {
+			this.binding = binding;
+		}
+
+		@Override
+		public void customize(ConfigurableWebServerFactory factory) {
+			if (this.binding.bindAddress() != null) {
+				factory.setAddress(this.binding.bindAddress());
+			}
+		}
+
+		@Override
+		public int getOrder() {
+			return Ordered.LOWEST_PRECEDENCE;
 		}
 
 	}

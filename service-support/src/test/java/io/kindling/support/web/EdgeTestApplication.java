@@ -3,6 +3,7 @@ package io.kindling.support.web;
 import java.time.Duration;
 import java.util.Map;
 
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -17,6 +18,7 @@ import org.springframework.validation.annotation.Validated;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -70,6 +72,16 @@ class EdgeTestApplication {
 		@GetMapping("/page")
 		Page page(@RequestParam(defaultValue = "20") @Min(1) @Max(100) int limit) {
 			return new Page(limit);
+		}
+
+		@GetMapping("/whoami")
+		Map<String, String> whoami(HttpServletRequest request) {
+			return Map.of("address", request.getRemoteAddr());
+		}
+
+		@GetMapping("/echo-key")
+		Map<String, String> echoKey(@RequestHeader("Idempotency-Key") String key) {
+			return Map.of("key", key);
 		}
 
 		@GetMapping("/done")

@@ -32,7 +32,8 @@ final class DeckPlan {
 	 * @param organicPerBoost cards before each boost slot
 	 * @param maxBoosted boost slots per deck at most
 	 * @param maxExpandKm how far an expanding deck reaches
-	 * @param grid the cells between whose centres a card's distance is shown
+	 * @param grid the cells between whose centres every distance is taken: who is within
+	 * either person's radius, the order beyond the viewer's, the figure on the card
 	 */
 	record Rules(int size, int organicPerBoost, int maxBoosted, int maxExpandKm, LocationGrid grid) {
 
@@ -78,7 +79,7 @@ final class DeckPlan {
 		taken.addAll(in.waiting());
 		List<Card> superLikers = new ArrayList<>();
 		for (Candidate candidate : in.superLikers()) {
-			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today())) {
+			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today(), rules.grid())) {
 				taken.add(candidate.userId());
 				superLikers.add(card(candidate, in, rules, Fit.WITHIN, true));
 			}
@@ -94,7 +95,7 @@ final class DeckPlan {
 			if (organic.size() >= room) {
 				break;
 			}
-			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today())) {
+			if (!taken.contains(candidate.userId()) && candidate.suits(viewer, in.today(), rules.grid())) {
 				taken.add(candidate.userId());
 				organic.add(card(candidate, in, rules, Fit.WITHIN, false));
 			}
@@ -103,12 +104,12 @@ final class DeckPlan {
 		if (viewer.expandWhenOut() && organic.size() < room) {
 			Map<Long, Placed> outside = new LinkedHashMap<>();
 			for (Candidate candidate : in.beyond()) {
-				Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm());
+				Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm(), rules.grid());
 				if (fit != Fit.WITHIN && fit != Fit.NONE && !taken.contains(candidate.userId())) {
 					// nearest first by the cells' centres: the order says no more than
 					// the figure
-					outside.putIfAbsent(candidate.userId(), new Placed(candidate, fit,
-							rules.grid().distanceKm(viewer.lat(), viewer.lon(), candidate.lat(), candidate.lon())));
+					outside.putIfAbsent(candidate.userId(),
+							new Placed(candidate, fit, candidate.distanceKm(viewer, rules.grid())));
 				}
 			}
 			List<Placed> nearestFirst = new ArrayList<>(outside.values());
@@ -130,7 +131,7 @@ final class DeckPlan {
 			if (in.hidden().contains(candidate.userId()) || shownSuperLikers.contains(candidate.userId())) {
 				continue;
 			}
-			Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm());
+			Fit fit = candidate.fitFor(viewer, in.today(), rules.maxExpandKm(), rules.grid());
 			// an expanding deck's boosts reach as far as its other cards
 			if (fit == Fit.WITHIN || (expanded && fit != Fit.NONE)) {
 				boostCandidates.add(card(candidate, in, rules, fit, false).asBoosted());

@@ -18,7 +18,8 @@ import org.springframework.stereotype.Component;
 @Component
 public class LocationGrid {
 
-	private static final double EARTH_RADIUS_KM = 6371.0088;
+	/** The radius {@link Geohash#distanceKm} uses. */
+	public static final double EARTH_RADIUS_KM = 6371.0088;
 
 	private final double cellKm;
 
@@ -30,6 +31,29 @@ public class LocationGrid {
 		this.cellKm = properties.locationCellKm();
 		this.rows = Math.max(1, (int) Math.round(Math.PI * EARTH_RADIUS_KM / this.cellKm));
 		this.rowHeight = 180.0 / this.rows;
+	}
+
+	/** The side of a cell, km. */
+	public double cellKm() {
+		return this.cellKm;
+	}
+
+	/**
+	 * A cell's diagonal, with a hair to spare: outside the polar caps no point is further
+	 * than half of it from its cell's centre, so the distance between two people's
+	 * centres is within this of the distance between them. A search that must find
+	 * everyone whose centre is within k km reaches k plus this.
+	 */
+	public double diagonalKm() {
+		return this.cellKm * (Math.sqrt(2) + 0.02);
+	}
+
+	/**
+	 * How many rows of cells there are from pole to pole, for a query that places people
+	 * on the grid as {@link #cellOf} does.
+	 */
+	public int rows() {
+		return this.rows;
 	}
 
 	/** A cell of the grid, by its row and column, with its centre. */

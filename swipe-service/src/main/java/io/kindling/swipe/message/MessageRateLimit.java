@@ -3,6 +3,7 @@ package io.kindling.swipe.message;
 import java.time.Clock;
 
 import io.kindling.redis.TokenBucket;
+import io.kindling.support.web.ProblemType;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +50,7 @@ class MessageRateLimit {
 			return;
 		}
 		if (!taken.taken()) {
-			throw MessageRefusals.RATE_LIMITED.refused(
+			throw ProblemType.RATE_LIMITED.refused(
 					"You are sending messages too fast; retry in " + taken.retryAfterSeconds() + " s.",
 					taken.retryAfter());
 		}

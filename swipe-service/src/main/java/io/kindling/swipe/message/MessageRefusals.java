@@ -16,10 +16,7 @@ enum MessageRefusals implements Refusal {
 	/** The same {@code client_message_id} again with another text. */
 	CLIENT_MESSAGE_ID_REUSED("client-message-id-reused", HttpStatus.CONFLICT, "client_message_id reused"),
 
-	NO_SUCH_MESSAGE("no-such-message", HttpStatus.NOT_FOUND, "No such message"),
-
-	/** Past the user's message rate ({@code kindling.swipe.messages.*}). */
-	RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests");
+	NO_SUCH_MESSAGE("no-such-message", HttpStatus.NOT_FOUND, "No such message");
 
 	private final Type type;
 

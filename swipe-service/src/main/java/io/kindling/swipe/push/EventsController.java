@@ -3,6 +3,7 @@ package io.kindling.swipe.push;
 import io.kindling.push.LastEventId;
 import io.kindling.push.StreamTickets;
 import io.kindling.push.StreamTickets.IssuedTicket;
+import io.kindling.support.web.Refuses;
 import io.kindling.swipe.security.CurrentUser;
 import io.swagger.v3.oas.annotations.Operation;
 
@@ -40,7 +41,9 @@ class EventsController {
 					+ "sends a `position` event, `{\"last_event_id\"}`, with that same id; every event has an "
 					+ "id, and a client that reconnects with `Last-Event-ID` (or `last_event_id` beside a new "
 					+ "ticket) gets what it missed. Opens with the bearer JWT, or for a browser's EventSource "
-					+ "with `?ticket=` from `POST /api/events/tickets`.")
+					+ "with `?ticket=` from `POST /api/events/tickets`. A caller holds at most four streams at "
+					+ "once by default, across instances: one more is 429 `too-many-streams`.")
+	@Refuses("too-many-streams")
 	SseEmitter events(@AuthenticationPrincipal Object caller, LastEventId lastEventId) throws Exception {
 		return this.streams.open(CurrentUser.ofPrincipal(caller), lastEventId.value());
 	}
@@ -53,8 +56,9 @@ class EventsController {
 	@Operation(summary = "Issue a stream ticket",
 			description = "A ticket that opens the caller's event stream once, within a minute (`GET "
 					+ "/api/events?ticket=...`), so that a browser's EventSource can open it without the JWT in "
-					+ "the URL.")
+					+ "the URL. At most twenty a minute by " + "default: one more is 429 `rate-limited`.")
 	@ResponseStatus(HttpStatus.CREATED)
+	@Refuses("rate-limited")
 	IssuedTicket ticket(@AuthenticationPrincipal Jwt jwt) {
 		return this.tickets.issue(String.valueOf(CurrentUser.id(jwt)));
 	}

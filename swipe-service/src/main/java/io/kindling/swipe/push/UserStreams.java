@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.push.EventStreams;
+import io.kindling.push.StreamLeases;
 import io.kindling.redis.StreamEntryId;
 import io.kindling.support.web.ProblemType;
 import io.kindling.swipe.push.PushMessage.Pushed;
@@ -36,7 +37,8 @@ class UserStreams extends EventStreams<UserStreams.Cursor> {
 
 	private final EventsProperties properties;
 
-	UserStreams(ReadEventsScript reads, EventsProperties properties) {
+	UserStreams(StreamLeases leases, ReadEventsScript reads, EventsProperties properties) {
+		super(leases);
 		this.reads = reads;
 		this.properties = properties;
 	}

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.util.regex.Pattern;
 import javax.crypto.spec.SecretKeySpec;
 
+import io.kindling.push.StreamLimits;
 import io.kindling.push.StreamTickets;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Problems;
@@ -12,6 +13,8 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.security.oauth2.server.resource.autoconfigure.OAuth2ResourceServerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.HttpMethod;
 import org.springframework.security.config.Customizer;
@@ -39,13 +42,31 @@ import org.springframework.util.StringUtils;
 /**
  * Every API call needs a Bearer JWT: HS256 with the shared secret, or RS256/ES256 from
  * the auth service's key set; {@code exp} required, {@code sub} a numeric user id. The
- * event stream also opens with a stream ticket. Health and metrics stay open for probes
- * and scrapers, and the API's description and Swagger UI for anyone.
+ * event stream also opens with a stream ticket. The actuator is the web edge's to guard
+ * (health open, the rest behind the metrics token, checked before this chain), and the
+ * API's description and Swagger UI are open to anyone.
  */
 @Configuration(proxyBeanMethods = false)
 class SecurityConfiguration {
 
 	private static final BearerTokenAuthenticationEntryPoint BEARER = new BearerTokenAuthenticationEntryPoint();
+
+	/**
+	 * The actuator is the web edge's to guard, before this: health open, the rest behind
+	 * the metrics token, which is no JWT and must not be read as one.
+	 */
+	@Bean
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	SecurityFilterChain actuatorSecurity(HttpSecurity http) throws Exception {
+		return http.securityMatcher("/actuator/**")
+			.csrf((csrf) -> csrf.disable())
+			.logout((logout) -> logout.disable())
+			.requestCache((cache) -> cache.disable())
+			.servletApi((servletApi) -> servletApi.disable())
+			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+			.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+			.build();
+	}
 
 	@Bean
 	SecurityFilterChain apiSecurity(HttpSecurity http, JsonMapper json, StreamTickets tickets) throws Exception {
@@ -60,9 +81,7 @@ class SecurityConfiguration {
 			.requestCache((cache) -> cache.disable())
 			.servletApi((servletApi) -> servletApi.disable())
 			.sessionManagement((session) -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
-			.authorizeHttpRequests((requests) -> requests
-				.requestMatchers("/actuator/health/**", "/actuator/health", "/actuator/prometheus", "/actuator/info",
-						"/error")
+			.authorizeHttpRequests((requests) -> requests.requestMatchers("/error")
 				.permitAll()
 				// the API's description and Swagger UI: what anyone needs to call it
 				.requestMatchers(HttpMethod.GET, "/v3/api-docs", "/v3/api-docs/**", "/swagger-ui.html",
@@ -84,8 +103,8 @@ class SecurityConfiguration {
 	 * {@code POST /api/events/tickets}, redeemed by {@link StreamTicketFilter}.
 	 */
 	@Bean
-	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock) {
-		return new StreamTickets(redis, clock, "stream_ticket:");
+	StreamTickets streamTickets(StringRedisTemplate redis, Clock clock, StreamLimits limits) {
+		return new StreamTickets(redis, clock, limits, "stream_ticket:");
 	}
 
 	/**

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.stream.LongStream;
 
 import io.kindling.infra.http.Response;
+import io.kindling.support.web.WebEdgeProperties;
 import io.kindling.swipe.deck.DeckTestSupport;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -34,6 +35,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * leave every boosted person's views within one of the others.
  */
 class BoostViewsIT extends DeckTestSupport {
+
+	@Autowired
+	WebEdgeProperties edge;
 
 	@Autowired
 	BoostViewsAtExpiry expiry;
@@ -168,7 +172,7 @@ class BoostViewsIT extends DeckTestSupport {
 		long countAfter = histogram.count();
 		assertThat(this.expiry.record()).isZero();
 		assertThat(histogram.count()).isEqualTo(countAfter);
-		assertThat(client().get("/actuator/prometheus", null).body())
+		assertThat(client().get("/actuator/prometheus", this.edge.metricsToken()).body())
 			.contains("kindling_swipe_boost_views_bucket{le=\"5.0\"}");
 	}
 

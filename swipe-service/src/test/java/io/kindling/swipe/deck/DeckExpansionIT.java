@@ -1,12 +1,18 @@
 package io.kindling.swipe.deck;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Random;
 
 import io.kindling.infra.http.Response;
+import io.kindling.swipe.geo.Geohash;
+import io.kindling.swipe.geo.LocationGrid;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.http.HttpStatus;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -22,6 +28,9 @@ class DeckExpansionIT extends DeckTestSupport {
 
 	/** One degree of latitude, in km. */
 	private static final double KM_PER_DEGREE = 111.2;
+
+	@Autowired
+	private LocationGrid grid;
 
 	@Test
 	void anExpandingDeckGoesBeyondTheDistanceThenTheAgeRangeNearestFirstAndMarksThoseCards() {
@@ -86,6 +95,43 @@ class DeckExpansionIT extends DeckTestSupport {
 
 		assertThat(ids(page(viewer, 100))).doesNotContain(nearMinded);
 		assertThat(ids(page(nearMinded, 100))).doesNotContain(viewer);
+	}
+
+	/**
+	 * The query beyond places everyone on the grid in SQL: it must keep exactly whom
+	 * {@link LocationGrid} keeps. Each man's radius is drawn close to his distance from
+	 * her, so that for some of them the exact positions and the cells' centres disagree.
+	 */
+	@Test
+	void theQueryBeyondKeepsExactlyWhomTheGridKeeps() {
+		double[] at = place(-25.3, 75.6);
+		long viewer = 9_330_000;
+		putProfile(viewer, at, 1, true);
+		Random random = new Random(34);
+		List<long[]> kept = new ArrayList<>();
+		int disagreeing = 0;
+		for (int i = 1; i <= 40; i++) {
+			double km = 5 + 40 * random.nextDouble();
+			double bearing = 2 * Math.PI * random.nextDouble();
+			double lat = at[0] + km * Math.cos(bearing) / KM_PER_DEGREE;
+			double lon = at[1] + km * Math.sin(bearing) / (KM_PER_DEGREE * Math.cos(Math.toRadians(at[0])));
+			int radius = (int) Math.max(1, Math.round(km + random.nextGaussian()));
+			save(Person.man(viewer + i, lat, lon).maxDistance(radius));
+			double centres = this.grid.distanceKm(at[0], at[1], lat, lon);
+			if (centres <= radius) {
+				kept.add(new long[] { viewer + i, Math.round(centres * 1_000_000) });
+			}
+			if ((Geohash.distanceKm(at[0], at[1], lat, lon) <= radius) != (centres <= radius)) {
+				disagreeing++;
+			}
+		}
+		kept.sort(Comparator.comparingLong((long[] person) -> person[1]).thenComparingLong((person) -> person[0]));
+
+		List<JsonNode> cards = page(viewer, 100);
+
+		assertThat(disagreeing).as("men whom exact positions would decide otherwise").isPositive();
+		assertThat(ids(cards)).containsExactlyElementsOf(kept.stream().map((person) -> person[0]).toList());
+		assertThat(cards).allMatch((card) -> card.get("outside_preferences").asBoolean());
 	}
 
 	private void putProfile(long userId, double[] at, int maxDistanceKm, boolean expandWhenOut) {

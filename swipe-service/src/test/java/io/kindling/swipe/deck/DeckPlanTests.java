@@ -43,7 +43,7 @@ class DeckPlanTests {
 	/** A man of {@code age} about {@code km} north of the viewer, who would pick her. */
 	static Candidate man(long id, int age, double km) {
 		return new Candidate(id, "Man " + id, Gender.MAN, Set.of(Gender.WOMAN), TODAY.minusYears(age).minusMonths(6),
-				LAT + km / 111.2, LON, 18, 99, 20_000, 1000);
+				LAT + km / 111.2, LON, 18, 99, 20_000);
 	}
 
 	static List<Candidate> men(long firstId, int count, int age, double km) {
@@ -193,13 +193,13 @@ class DeckPlanTests {
 	void theOtherPersonsOwnPreferencesHoldInFull() {
 		Inputs in = inputs(true);
 		Candidate radiusTooShort = new Candidate(401, "Near-minded", Gender.MAN, Set.of(Gender.WOMAN),
-				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 50, 1000);
+				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 50);
 		Candidate wantsOlder = new Candidate(402, "Wants older", Gender.MAN, Set.of(Gender.WOMAN),
-				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 40, 99, 20_000, 1000);
+				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 40, 99, 20_000);
 		Candidate wantsMen = new Candidate(403, "Wants men", Gender.MAN, Set.of(Gender.MAN),
-				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 20_000, 1000);
+				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 20_000);
 		Candidate aWoman = new Candidate(404, "A woman", Gender.WOMAN, Set.of(Gender.WOMAN),
-				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 20_000, 1000);
+				TODAY.minusYears(30).minusMonths(6), LAT + 80 / 111.2, LON, 18, 99, 20_000);
 		in.beyond = List.of(radiusTooShort, wantsOlder, wantsMen, aWoman, man(405, 30, 80));
 		in.boosted = List.of(radiusTooShort);
 

@@ -12,6 +12,11 @@ import java.util.List;
  * the victim. Trilateration (least squares over those circles) then gives the victim's
  * position. Against exact positions it lands within metres; against distances between
  * grid cells' centres the circles are not circles, and it cannot do better than the cell.
+ * <p>
+ * The same attack works on anything that steps at a distance: an attacker who sets their
+ * own radius and watches whether the victim is in their deck finds the smallest whole
+ * radius that shows the victim ({@link #smallestRadiusKm}); with the radius checked on
+ * exact positions, that figure steps from k to k + 1 exactly k km from the victim.
  */
 final class DistanceAttack {
 
@@ -34,15 +39,57 @@ final class DistanceAttack {
 	/** 16 km / 2^17: the search stops at about 12 cm. */
 	private static final int BISECTIONS = 17;
 
+	/** Whether the victim is shown to an account with this radius, placed beforehand. */
+	@FunctionalInterface
+	interface Presence {
+
+		boolean shownWithin(int radiusKm);
+
+	}
+
+	/** Radiuses up to 16 km: the attack stays within a few km of the victim. */
+	private static final int MAX_RADIUS_KM = 16;
+
 	private final Oracle oracle;
+
+	private final double stepAt;
 
 	private int probes;
 
-	DistanceAttack(Oracle oracle) {
+	/**
+	 * @param stepAt where the oracle's figure steps from k to k + 1: at k + stepAt km
+	 * (0.5 for a distance rounded to whole km, 0 for a radius checked on exact positions)
+	 */
+	DistanceAttack(Oracle oracle, double stepAt) {
 		this.oracle = oracle;
+		this.stepAt = stepAt;
 	}
 
-	/** How many accounts the attack placed so far. */
+	/**
+	 * The smallest whole radius at which the victim is shown, by binary search: an oracle
+	 * that steps from k to k + 1 at k km ({@code stepAt} 0) when the radius is checked on
+	 * exact positions.
+	 */
+	static int smallestRadiusKm(Presence presence) {
+		// not shown within low, shown within high (checked last, when it is the answer)
+		int low = 0;
+		int high = MAX_RADIUS_KM;
+		while (high - low > 1) {
+			int mid = (low + high) / 2;
+			if (presence.shownWithin(mid)) {
+				high = mid;
+			}
+			else {
+				low = mid;
+			}
+		}
+		if (high == MAX_RADIUS_KM && !presence.shownWithin(high)) {
+			throw new AssertionError("the victim is not shown even within " + high + " km");
+		}
+		return high;
+	}
+
+	/** How many points the attack probed so far. */
 	int probes() {
 		return this.probes;
 	}
@@ -74,7 +121,7 @@ final class DistanceAttack {
 			}
 			double at = (near + far) / 2;
 			steps.add(offset(guess, east * at, north * at));
-			radii.add(k + 0.5);
+			radii.add(k + this.stepAt);
 		}
 		return trilaterate(guess, steps, radii);
 	}

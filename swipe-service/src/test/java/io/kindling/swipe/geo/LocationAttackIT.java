@@ -15,9 +15,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The published trilateration attack ({@link DistanceAttack}) run over HTTP against
- * several victims, once through {@code GET /api/profiles/{id}} and once through deck
- * cards, each probe a throwaway account placed at a point of the attacker's choice: it
- * must not locate anyone more precisely than a grid cell (about 1 km).
+ * several victims, once through {@code GET /api/profiles/{id}}, once through deck cards,
+ * and once through who is in a deck at all (a binary search on the attacker's own
+ * {@code max_distance_km} for the smallest radius that shows the victim), each probe a
+ * throwaway account placed at a point of the attacker's choice: it must not locate anyone
+ * more precisely than a grid cell (about 1 km).
  */
 class LocationAttackIT extends SwipeTestBase {
 
@@ -36,6 +38,16 @@ class LocationAttackIT extends SwipeTestBase {
 		assertThat(median(errors)).as("median error, km").isGreaterThanOrEqualTo(0.15);
 	}
 
+	/**
+	 * With the radius checked on exact positions (before the deck decided membership
+	 * between cell centres) this attack located 3 victims a median 2 mm off.
+	 */
+	@Test
+	void theRadiusProbeThroughTheDeckLocatesNobodyBetterThanTheirCell() {
+		List<Double> errors = attack(3, this::smallestRadiusShowing, 0);
+		assertThat(median(errors)).as("median error, km").isGreaterThanOrEqualTo(0.15);
+	}
+
 	interface Probe {
 
 		int shownKm(long victim, double lat, double lon);
@@ -43,6 +55,14 @@ class LocationAttackIT extends SwipeTestBase {
 	}
 
 	private List<Double> attack(int victims, Probe probe) {
+		return attack(victims, probe, 0.5);
+	}
+
+	/**
+	 * @param stepAt where the figure the probe reads steps from k to k + 1 km, were it
+	 * computed from exact positions
+	 */
+	private List<Double> attack(int victims, Probe probe, double stepAt) {
 		Random random = new Random(28);
 		List<Double> errors = new ArrayList<>();
 		for (int i = 0; i < victims; i++) {
@@ -51,7 +71,7 @@ class LocationAttackIT extends SwipeTestBase {
 			Point truth = DistanceAttack.offset(guess, 4 * random.nextDouble() - 2, 4 * random.nextDouble() - 2);
 			long victim = newUserId();
 			place(victim, "WOMAN", "MAN", truth.lat(), truth.lon());
-			DistanceAttack attack = new DistanceAttack((lat, lon) -> probe.shownKm(victim, lat, lon));
+			DistanceAttack attack = new DistanceAttack((lat, lon) -> probe.shownKm(victim, lat, lon), stepAt);
 			Point estimate = attack.locate(guess);
 			double error = DistanceAttack.errorKm(estimate, truth);
 			errors.add(error);
@@ -85,11 +105,35 @@ class LocationAttackIT extends SwipeTestBase {
 		throw new AssertionError("victim " + victim + " not in the deck of an attacker at " + lat + "," + lon);
 	}
 
+	/**
+	 * The smallest radius (whole km) at which a throwaway account placed here has the
+	 * victim in its deck: each try a new account, so no stored deck answers for an older
+	 * radius.
+	 */
+	private int smallestRadiusShowing(long victim, double lat, double lon) {
+		return DistanceAttack.smallestRadiusKm((radiusKm) -> {
+			long attacker = newUserId();
+			place(attacker, "MAN", "WOMAN", lat, lon, radiusKm);
+			Response deck = this.api.get("/api/deck?limit=100", attacker);
+			assertThat(deck.status()).as(deck.body()).isEqualTo(200);
+			for (JsonNode card : deck.json().get("cards")) {
+				if (card.get("user_id").asLong() == victim) {
+					return true;
+				}
+			}
+			return false;
+		});
+	}
+
 	private void place(long userId, String gender, String interestedIn, double lat, double lon) {
+		place(userId, gender, interestedIn, lat, lon, 100);
+	}
+
+	private void place(long userId, String gender, String interestedIn, double lat, double lon, int maxDistanceKm) {
 		Response put = this.api.put("/api/profile", userId, """
 				{"display_name":"Probe","gender":"%s","interested_in":["%s"],"birth_date":"1990-01-01",
-				 "location":{"lat":%s,"lon":%s},"age_min":18,"age_max":99,"max_distance_km":100}
-				""".formatted(gender, interestedIn, lat, lon));
+				 "location":{"lat":%s,"lon":%s},"age_min":18,"age_max":99,"max_distance_km":%d}
+				""".formatted(gender, interestedIn, lat, lon, maxDistanceKm));
 		assertThat(put.status()).as(put.body()).isEqualTo(200);
 	}
 

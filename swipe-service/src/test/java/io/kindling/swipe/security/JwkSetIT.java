@@ -84,6 +84,8 @@ class JwkSetIT {
 		authService.start();
 		registry.add("spring.security.oauth2.resourceserver.jwt.jwk-set-uri",
 				() -> "http://127.0.0.1:" + authService.getAddress().getPort() + "/.well-known/jwks.json");
+		// the key set alone is enough: no HS256 secret is set
+		registry.add("kindling.security.jwt-secret", () -> "");
 	}
 
 	@AfterAll

@@ -57,7 +57,7 @@ public final class DeckBench {
 		int pages = (int) options.number("--pages", 200);
 		long thinkMillis = options.number("--think-ms", 250);
 		try (BenchStack stack = BenchStack.of("deck", options).redis().mariaDb(DATABASE).start()) {
-			String secret = "deck-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
+			String secret = Hs256.newSecret();
 			List<String> settings = new ArrayList<>(
 					List.of("--kindling.security.jwt-secret=" + secret, "--logging.level.root=WARN"));
 			// any --name=value argument is a setting for the service

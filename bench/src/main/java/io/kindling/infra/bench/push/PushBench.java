@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -80,7 +79,7 @@ public final class PushBench {
 		// every match needs a partner of its own: a pair matches once
 		int partners = rate * (warmup + seconds + 5);
 		try (BenchStack stack = BenchStack.of("push", options).redis().mariaDb(DATABASE).start()) {
-			String secret = "push-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
+			String secret = Hs256.newSecret();
 			List<String> settings = new ArrayList<>(
 					List.of("--kindling.security.jwt-secret=" + secret, "--kindling.swipe.daily-likes=0",
 							"--kindling.swipe.daily-super-likes=0", "--logging.level.root=WARN"));

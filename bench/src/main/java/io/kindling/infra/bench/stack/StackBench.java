@@ -1,6 +1,7 @@
 package io.kindling.infra.bench.stack;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -364,7 +365,13 @@ public final class StackBench {
 	}
 
 	private String token(long user) {
-		return Hs256.token(this.ports.environment(this.state).get("KINDLING_JWT_SECRET"), user);
+		// the secret ./kindling up made for this stack
+		try {
+			return Hs256.token(Files.readString(this.state.resolve("jwt-secret")).strip(), user);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
 	}
 
 	/**
@@ -485,7 +492,6 @@ public final class StackBench {
 			environment.put("KINDLING_MATCHING_PORT", String.valueOf(matching()));
 			environment.put("KINDLING_SWIPE_PORT", String.valueOf(swipe()));
 			environment.put("KINDLING_RELAY_PORT", String.valueOf(relay()));
-			environment.put("KINDLING_JWT_SECRET", "kindling-stack-drill-secret-" + state.getFileName());
 			return environment;
 		}
 

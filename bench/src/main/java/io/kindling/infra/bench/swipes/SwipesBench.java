@@ -17,7 +17,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Queue;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -86,7 +85,7 @@ public final class SwipesBench {
 			return;
 		}
 		try (BenchStack stack = BenchStack.of("swipes", options).redis().mariaDb(DATABASE).start()) {
-			String secret = "swipes-bench-" + Long.toHexString(new SplittableRandom().nextLong()) + "-0123456789abcdef";
+			String secret = Hs256.newSecret();
 			List<String> settings = new ArrayList<>(serviceSettings(secret));
 			// any --name=value argument is a setting for the service
 			settings.addAll(options.settings());

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -152,6 +153,9 @@ public final class Fuzzer {
 			defects.add("token");
 			defects.add("token");
 		}
+		if (!readHeaders(endpoint).isEmpty()) {
+			defects.add("non-ascii-header");
+		}
 		if (endpoint.body() != null) {
 			defects.addAll(List.of("json", "json", "field", "field", "field", "content-type", "content-type",
 					"chunked-oversize", "empty-body", "encoding"));
@@ -168,6 +172,7 @@ public final class Fuzzer {
 				new Case("query", request(endpoint.method(), endpoint.path() + "?" + pick(endpoint.badQueries()),
 						authorization(endpoint), endpoint.headers(), null, null, false));
 			case "token" -> badToken(endpoint);
+			case "non-ascii-header" -> nonAsciiHeader(endpoint);
 			case "json" -> withBody(endpoint, "json", "application/json", brokenJson(endpoint));
 			case "field" -> withBody(endpoint, "field", "application/json", wrongField(endpoint));
 			case "content-type" -> withBody(endpoint, "content-type", pick(BAD_CONTENT_TYPES),
@@ -199,6 +204,36 @@ public final class Fuzzer {
 		}
 		return new Case("huge-header",
 				request(endpoint.method(), endpoint.path(), authorization(endpoint), headers, null, null, false));
+	}
+
+	/** The headers the endpoint reads: its own, and the credentials it takes. */
+	private static List<String> readHeaders(Endpoint endpoint) {
+		List<String> read = new ArrayList<>(endpoint.headers().keySet());
+		if (endpoint.authenticated()) {
+			read.add("Authorization");
+		}
+		return read;
+	}
+
+	// a header the service reads, its value given a character that is not printable
+	// ASCII: é as UTF-8 or as Latin-1, U+2028, an emoji (written as their bytes)
+	private Case nonAsciiHeader(Endpoint endpoint) {
+		String name = pick(readHeaders(endpoint));
+		String valid = name.equals("Authorization") ? Objects.requireNonNullElse(this.validAuthorization, "Bearer x")
+				: endpoint.headers().get(name);
+		byte[] odd = pick(List.of("é".getBytes(StandardCharsets.UTF_8), "é".getBytes(StandardCharsets.ISO_8859_1),
+				"\u2028".getBytes(StandardCharsets.UTF_8), "\uD83D\uDD25".getBytes(StandardCharsets.UTF_8)));
+		int at = this.random.nextInt(valid.length() + 1);
+		String value = valid.substring(0, at) + new String(odd, StandardCharsets.ISO_8859_1) + valid.substring(at);
+		Map<String, String> headers = new LinkedHashMap<>(endpoint.headers());
+		headers.remove(name);
+		headers.put(name, value);
+		String authorization = name.equals("Authorization") ? null : authorization(endpoint);
+		// with a valid body, so that nothing but the header is wrong
+		boolean body = endpoint.body() != null;
+		return new Case("non-ascii-header",
+				request(endpoint.method(), endpoint.path(), authorization, headers, body ? "application/json" : null,
+						body ? validBody(endpoint).getBytes(StandardCharsets.UTF_8) : null, false));
 	}
 
 	// each is a header line no server may take: a refusal whatever the endpoint

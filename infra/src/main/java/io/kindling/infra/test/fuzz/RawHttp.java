@@ -39,7 +39,19 @@ public final class RawHttp {
 	 * @throws IOException when the connection drops before a whole response came
 	 */
 	public static Response exchange(String host, int port, byte[] request, int timeoutMillis) throws IOException {
+		return exchange(null, host, port, request, timeoutMillis);
+	}
+
+	/**
+	 * The same from a chosen local address ({@code 127.0.0.2}: another loopback address,
+	 * as a proxy on the same host would have).
+	 */
+	public static Response exchange(@Nullable String localAddress, String host, int port, byte[] request,
+			int timeoutMillis) throws IOException {
 		try (Socket socket = new Socket()) {
+			if (localAddress != null) {
+				socket.bind(new InetSocketAddress(localAddress, 0));
+			}
 			socket.connect(new InetSocketAddress(host, port), timeoutMillis);
 			socket.setSoTimeout(timeoutMillis);
 			OutputStream out = socket.getOutputStream();

@@ -1,4 +1,4 @@
-package io.kindling.relay;
+package io.kindling.support.server;
 
 import java.net.InetAddress;
 
@@ -7,9 +7,10 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * The address every server socket of a Kindling process listens on
- * ({@code kindling.bind-address}, shared by all services): here the relay's UDP wake-up
- * socket.
+ * The local address every server socket of a Kindling process listens on
+ * ({@code kindling.bind-address}, one setting for every service): the HTTP port, which
+ * the web edge binds, and any other socket a service opens (the relay's UDP wake-up
+ * port).
  *
  * @param bindAddress the local address to listen on; unset, every interface
  */

@@ -1,12 +1,13 @@
-package io.kindling.matching.join;
+package io.kindling.matching.room;
 
-import io.kindling.matching.ban.BanRefusals;
 import io.kindling.support.web.Refusal;
-import io.kindling.support.web.Refused;
 
 import org.springframework.http.HttpStatus;
 
-/** The ways a join is refused, besides a rate limit and a ban. */
+/**
+ * The ways the claims refuse a join, besides a rate limit (before them) and a ban
+ * ({@code banned}, the ban feature's).
+ */
 enum JoinRefusals implements Refusal {
 
 	/** No such topic, or not active. */
@@ -24,10 +25,6 @@ enum JoinRefusals implements Refusal {
 	@Override
 	public Type type() {
 		return this.type;
-	}
-
-	static Refused banned() {
-		return BanRefusals.BANNED.refused("this session or address may not join rooms");
 	}
 
 }

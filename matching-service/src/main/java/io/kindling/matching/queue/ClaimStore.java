@@ -1,0 +1,74 @@
+package io.kindling.matching.queue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Where the rooms keep a session's claim and its queue entry: every atomic step of the
+ * claim state machine, one call each (in Redis one script, on one slot). The state
+ * machine is the only caller; its unit tests put an in-memory store in its place.
+ */
+public interface ClaimStore {
+
+	/** The token's claim, as one read. */
+	TokenState read(String token);
+
+	/**
+	 * A join's first step: the token claims this wait unless it holds a claim, and its
+	 * queue is marked active for the sweeper.
+	 * @return claimed (with the token's recent partners), or the claim the token holds
+	 */
+	ClaimWaitingScript.Outcome claimWaiting(String token, TokenState.Waiting waiting);
+
+	/**
+	 * A join's second step: its entry into the queue, with its recent partners, and a
+	 * first try to form a room, nobody else able to pop the entry between the two.
+	 */
+	FormRoomScript.Result enqueueAndForm(MatchQueue queue, QueueEntry entry, String recentPartners, Instant now);
+
+	/**
+	 * Drops timed-out entries and pops at most one room.
+	 * @param lookFor an entry whose place to report, if any
+	 */
+	FormRoomScript.Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor);
+
+	/** Where an entry is, changing nothing. */
+	FormRoomScript.Place find(MatchQueue queue, QueueEntry entry, Instant now);
+
+	/**
+	 * Moves claims by compare-and-set.
+	 * @return for each swap, in order, whether the claim was the one expected (only those
+	 * changed)
+	 */
+	List<Boolean> swap(List<SwapClaimScript.Swap> swaps);
+
+	/**
+	 * A written room's claims become the room with its conversation, and its people each
+	 * other's recent partners.
+	 * @return for each participant, in order, whether its claim was still the room's
+	 */
+	List<Boolean> confirm(PoppedRoom room, long conversationId, Duration roomTtl, Duration cooldown, Instant now);
+
+	/**
+	 * Puts those of a popped room whose claims went back to waiting back into the queue
+	 * with their old places, and forgets the room's popped records.
+	 * @return how many went back
+	 */
+	long restore(PoppedRoom room, Set<QueueEntry> back);
+
+	/** Takes a join's entry out of its queue; its claim must be gone first. */
+	void removeEntry(MatchQueue queue, QueueEntry entry);
+
+	/** Marks a queue active for the sweeper: people are going back into it. */
+	void markActive(MatchQueue queue, Instant now);
+
+	/** The queues that may hold someone. */
+	List<MatchQueue> activeQueues();
+
+	/** Every entry waiting in the queue, oldest first. */
+	List<QueueEntry> waiting(MatchQueue queue);
+
+}

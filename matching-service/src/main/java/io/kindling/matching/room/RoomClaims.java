@@ -1,0 +1,696 @@
+package io.kindling.matching.room;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+
+import io.kindling.matching.MatchingProperties;
+import io.kindling.matching.ban.BanList;
+import io.kindling.matching.ban.BanRefusals;
+import io.kindling.matching.queue.ClaimStore;
+import io.kindling.matching.queue.ClaimWaitingScript;
+import io.kindling.matching.queue.FormRoomScript;
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
+import io.kindling.matching.queue.SwapClaimScript.Swap;
+import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.session.Session;
+import io.kindling.matching.topic.TopicCatalogue;
+import io.kindling.support.web.Refused;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.dao.ConcurrencyFailureException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.TransactionException;
+
+/**
+ * The room claim's state machine: every move of a session's claim, and only here. A claim
+ * is idle, waiting (with an entry in its queue), being written (popped into a room whose
+ * conversation MySQL has not stored yet) or in a room; its public methods are the events
+ * that move it: {@link #join}, {@link #poll}, {@link #form} (the sweeper), {@link #leave}
+ * and {@link #evict} (a ban). A poll or a join also repairs what a crash or a Redis
+ * failover left: docs/rooms-on-cluster.md has the table of every transition with what
+ * each writes where, beside the crash cases.
+ *
+ * <p>
+ * Each step is one atomic call of the {@link ClaimStore} (Redis, one slot each) or of the
+ * {@link RoomLedger} (MySQL); between two of them anything may happen, so every move of a
+ * claim is a compare-and-set and every undo puts back only what is still its own.
+ */
+@Service
+public class RoomClaims {
+
+	/**
+	 * How long a step between two slots may take before a poll takes it for lost: a
+	 * waiting claim without its entry (or a popped record of it) in its queue is set
+	 * idle, a room claim still being written is settled from MySQL. Longer than a join
+	 * takes between its claim and its entry, or a room between its pop and its
+	 * confirmation.
+	 */
+	public static final Duration ORPHAN_GRACE = Duration.ofSeconds(10);
+
+	/** A leave or an eviction tries this often when the claim keeps moving under it. */
+	private static final int ATTEMPTS = 5;
+
+	private static final Logger log = LoggerFactory.getLogger(RoomClaims.class);
+
+	private final ClaimStore store;
+
+	private final RoomLedger ledger;
+
+	private final BanList bans;
+
+	private final TopicCatalogue topics;
+
+	private final ApplicationEventPublisher events;
+
+	private final RoomMetrics metrics;
+
+	private final Clock clock;
+
+	private final MatchingProperties properties;
+
+	RoomClaims(ClaimStore store, RoomLedger ledger, BanList bans, TopicCatalogue topics,
+			ApplicationEventPublisher events, RoomMetrics metrics, Clock clock, MatchingProperties properties) {
+		this.store = store;
+		this.ledger = ledger;
+		this.bans = bans;
+		this.topics = topics;
+		this.events = events;
+		this.metrics = metrics;
+		this.clock = clock;
+		this.properties = properties;
+	}
+
+	// --- join -----------------------------------------------------------------------
+
+	/**
+	 * Idle to waiting: the checks in their documented order (ban list, topic, a claim
+	 * already held), then the token's claim, then its entry and a first try to form a
+	 * room in one call. A waiting claim left behind by a crash or a failover is repaired
+	 * first. The room formed, if any, holds the oldest in the queue, which may or may not
+	 * include the joiner.
+	 * @param address the client's address, for the ban list
+	 * @return the claim after the join: waiting, or in the room it formed with the caller
+	 * in it
+	 * @throws Refused {@code banned}, {@code topic-unavailable} or
+	 * {@code already-joined}, having changed nothing
+	 */
+	public TokenState join(String token, String address, MatchQueue queue) {
+		String sessionKey = Session.keyOf(token);
+		if (this.bans.isBanned(sessionKey, address)) {
+			throw banned();
+		}
+		if (!this.topics.isActive(queue.topicId())) {
+			throw JoinRefusals.TOPIC_UNAVAILABLE
+				.refused("topic " + queue.topicId() + " does not exist or is not active");
+		}
+		Instant now = now();
+		TokenState.Waiting waiting = new TokenState.Waiting(queue, now, QueueEntry.newJoinId(address));
+		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
+		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
+				&& repairIfOrphaned(token, held, queue, now)) {
+			outcome = this.store.claimWaiting(token, waiting);
+		}
+		if (!outcome.claimed()) {
+			throw JoinRefusals.ALREADY_JOINED
+				.refused("this session is already waiting or in a room; DELETE /api/matching first");
+		}
+		FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), outcome.recentPartners(),
+				now);
+		Optional<RoomFormed> formed = settle(queue, result, now).formed();
+		if (formed.isPresent() && formed.get().tokens().contains(token)) {
+			return formed.get().claim();
+		}
+		// asked again now that the entry is in: a ban made here meanwhile forgot this
+		// instance's cache before taking its session out of its queue, so either this
+		// sees it or that found this claim
+		if (this.bans.isBanned(sessionKey, address)) {
+			leaveQueue(token, waiting);
+			throw banned();
+		}
+		// a room formed from here on reaches the caller by push or by its next poll
+		return waiting;
+	}
+
+	private static Refused banned() {
+		return BanRefusals.BANNED.refused("this session or address may not join rooms");
+	}
+
+	/**
+	 * A join refused by a waiting claim: refused changes nothing, unless the claim is
+	 * lost, its entry in no queue. A join of the same queue again takes a lost claim at
+	 * once: it is the retry of a join that failed between its claim and its entry (a
+	 * {@code 503}), and a join still on its way between the two ends waiting in that
+	 * queue all the same. A join of another queue waits out the grace, so as not to undo
+	 * a join that is still to answer.
+	 */
+	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, MatchQueue joining, Instant now) {
+		boolean retry = waiting.queue().equals(joining);
+		return (retry || pastGrace(waiting, now))
+				&& this.store.find(waiting.queue(), waiting.entry(token), now) == FormRoomScript.Place.NONE
+				&& repair(token, waiting, waiting.queue());
+	}
+
+	// --- poll -----------------------------------------------------------------------
+
+	/** The token's claim, read once, moving nothing. */
+	public TokenState current(String token) {
+		return this.store.read(token);
+	}
+
+	/**
+	 * A client asks where it is. Waiting: a banned one (its session, this address, or the
+	 * address it joined from) is taken out; else its queue gets a try to form a room, and
+	 * a claim whose entry its queue lost is set idle past the grace. Being written past
+	 * the grace: settled from MySQL. Idle: a live room MySQL seats it in, that a failover
+	 * hid from Redis, is restored.
+	 * @param address the client's address, for the ban list; empty when unknown
+	 * @return the claim after the poll
+	 */
+	public TokenState poll(String token, String address) {
+		TokenState state = this.store.read(token);
+		if (state instanceof TokenState.Waiting waiting && (this.bans.isBanned(Session.keyOf(token), address)
+				|| this.bans.isAddressBanned(waiting.entry(token).address()))) {
+			evict(token);
+			state = this.store.read(token);
+		}
+		boolean moved = switch (state) {
+			case TokenState.Waiting waiting -> {
+				formFrom(token, waiting);
+				yield true;
+			}
+			case TokenState.Forming forming -> settleBeingWritten(token, forming);
+			case TokenState.Idle idle -> recoverLiveRoom(token);
+			case TokenState.Matched matched -> false;
+		};
+		return moved ? this.store.read(token) : state;
+	}
+
+	private void formFrom(String token, TokenState.Waiting waiting) {
+		Instant now = now();
+		FormRoomScript.Result result = this.store.form(waiting.queue(), now, Optional.of(waiting.entry(token)));
+		settle(waiting.queue(), result, now);
+		// a join between its claim and its entry looks the same: give it time
+		if (result.place() == FormRoomScript.Place.NONE && pastGrace(waiting, now)) {
+			repair(token, waiting, waiting.queue());
+		}
+	}
+
+	/**
+	 * A room claim still "being written" past the grace: the process writing it died, or
+	 * a failover lost the confirmation. MySQL tells which: a live seat is the room,
+	 * confirmed here; no seat once the pending TTL is over (by the service's clock, as
+	 * the rules' times are) is no room, and the token is idle.
+	 * @return true when the claim changed
+	 */
+	private boolean settleBeingWritten(String token, TokenState.Forming forming) {
+		Instant now = now();
+		if (forming.matchedAt().isAfter(now.minus(ORPHAN_GRACE))) {
+			return false;
+		}
+		return withLiveRoom(token, now, (live) -> live.isPresent()
+				? recover(new Swap(token, forming, live.get().claim(), Duration.between(now, live.get().liveUntil())))
+				: !forming.matchedAt().isAfter(now.minus(this.properties.roomPendingTtl()))
+						&& repair(token, forming, forming.queue()));
+	}
+
+	/**
+	 * An idle token that MySQL seats in a live room is in it, even when a Redis failover
+	 * lost its claim.
+	 * @return true when the claim was restored from MySQL
+	 */
+	private boolean recoverLiveRoom(String token) {
+		Instant now = now();
+		return withLiveRoom(token, now, (live) -> live.isPresent() && recover(new Swap(token, new TokenState.Idle(),
+				live.get().claim(), Duration.between(now, live.get().liveUntil()))));
+	}
+
+	/**
+	 * Asks MySQL for the token's live room and decides by it. Best effort: while MySQL is
+	 * away nothing changes and the poll answers from Redis alone.
+	 */
+	private boolean withLiveRoom(String token, Instant now, Predicate<Optional<LiveRoom>> decide) {
+		Optional<LiveRoom> live;
+		try {
+			live = this.ledger.liveRoom(token, now);
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not look for a live room in MySQL", ex);
+			return false;
+		}
+		return decide.test(live);
+	}
+
+	private boolean recover(Swap toLiveRoom) {
+		boolean recovered = swap(toLiveRoom);
+		if (recovered) {
+			this.metrics.recovered();
+		}
+		return recovered;
+	}
+
+	/** A claim whose step was lost set idle. */
+	private boolean repair(String token, TokenState lost, MatchQueue queue) {
+		boolean repaired = swap(Swap.toIdle(token, lost));
+		if (repaired) {
+			this.metrics.repaired(queue);
+		}
+		return repaired;
+	}
+
+	private static boolean pastGrace(TokenState.Waiting waiting, Instant now) {
+		return !waiting.since().isAfter(now.minus(ORPHAN_GRACE));
+	}
+
+	// --- leave and evict ------------------------------------------------------------
+
+	/**
+	 * Leaves the queue or the room; nothing to leave is fine too. The claim goes first
+	 * and then the queue entry (an entry without its claim is dropped when popped); a
+	 * room is left in MySQL first, then in its conversation ({@link RoomLeft}) and then
+	 * in Redis, so a leave acknowledged is never undone by a later room's refusal. A
+	 * leave from a queue or from nothing ends any seat MySQL still has too: a failover
+	 * can have lost the room from the claim, and the next poll would find it again.
+	 * @throws ConcurrencyFailureException when the claim kept moving under it (rooms
+	 * forming and confirmed in a row): try again
+	 */
+	public void leave(String token) {
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			TokenState state = this.store.read(token);
+			boolean left = switch (state) {
+				case TokenState.Idle idle -> {
+					leaveAnyRoomInMySql(token);
+					yield true;
+				}
+				case TokenState.Waiting waiting -> {
+					leaveAnyRoomInMySql(token);
+					yield leaveQueue(token, waiting);
+				}
+				case TokenState.Forming forming -> {
+					leaveRoom(token, forming.roomId());
+					yield swap(Swap.toIdle(token, forming));
+				}
+				case TokenState.Matched matched -> {
+					leaveRoom(token, matched.roomId());
+					yield swap(Swap.toIdle(token, matched));
+				}
+			};
+			if (left) {
+				return;
+			}
+			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
+			// is now
+		}
+		throw new ConcurrencyFailureException("the claim of a leaving session kept changing; try again");
+	}
+
+	/**
+	 * A ban takes a waiting token out of its queue, on its behalf: its claim first, by
+	 * compare-and-set, then its entry, as a leave does. A token idle or in a room is left
+	 * as it is (a room's chat cuts a banned session out of it).
+	 * @return true when the token was waiting and is out of its queue now
+	 */
+	public boolean evict(String token) {
+		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+			if (!(this.store.read(token) instanceof TokenState.Waiting waiting)) {
+				return false;
+			}
+			if (leaveQueue(token, waiting)) {
+				return true;
+			}
+			// its claim moved meanwhile (a room formed, or it left): look again
+		}
+		return false;
+	}
+
+	/**
+	 * Bans of addresses or networks: every waiting entry the ban list now refuses (its
+	 * session, or the address it joined from) leaves its queue, its claim first, whoever
+	 * waits for it: one read of each active queue.
+	 * @return how many left
+	 */
+	public int evictBanned() {
+		int evicted = 0;
+		for (MatchQueue queue : this.store.activeQueues()) {
+			for (QueueEntry entry : this.store.waiting(queue)) {
+				if (isBanned(entry)) {
+					leaveQueue(entry.token(), waiting(queue, entry));
+					evicted++;
+				}
+			}
+		}
+		return evicted;
+	}
+
+	/**
+	 * This wait's claim goes, then its entry, which goes even when the claim had moved
+	 * on: an entry of a wait that is over must not wait on.
+	 * @return true when the claim was this wait's
+	 */
+	private boolean leaveQueue(String token, TokenState.Waiting waiting) {
+		boolean left = swap(Swap.toIdle(token, waiting));
+		this.store.removeEntry(waiting.queue(), waiting.entry(token));
+		return left;
+	}
+
+	/**
+	 * Ends the seat in MySQL, then tells the room's conversation ({@link RoomLeft}),
+	 * before the claim goes idle: a leave that fails between is done whole again when
+	 * retried.
+	 */
+	private void leaveRoom(String token, String roomId) {
+		Instant now = now();
+		this.ledger.leave(token, roomId, now);
+		this.events.publishEvent(new RoomLeft(token, roomId, now));
+	}
+
+	/**
+	 * Best effort: leaving a queue needs only Redis, as it always has; while MySQL is
+	 * away, only a room a failover hid at the same time would be found again.
+	 */
+	private void leaveAnyRoomInMySql(String token) {
+		try {
+			this.ledger.leaveAnyRoom(token, now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not end the seats of a session leaving a queue", ex);
+		}
+	}
+
+	// --- form -----------------------------------------------------------------------
+
+	/**
+	 * The sweeper's visit: forms rooms from the queue until a call pops none, at most
+	 * {@code limit} pops, so that fallback and timeout happen with nobody polling.
+	 * @return how many rooms formed, and how many were left waiting after the last call
+	 */
+	public Sweep form(MatchQueue queue, int limit) {
+		int formed = 0;
+		for (int pops = 0; pops < limit; pops++) {
+			Instant now = now();
+			Settled settled = settle(queue, this.store.form(queue, now, Optional.empty()), now);
+			formed += settled.formed().isPresent() ? 1 : 0;
+			if (!settled.popped()) {
+				return new Sweep(formed, settled.stillWaiting());
+			}
+		}
+		return new Sweep(formed, -1);
+	}
+
+	/**
+	 * @param formed rooms formed and written
+	 * @param stillWaiting how many the last call left in the queue (-1 when the limit
+	 * stopped the sweep)
+	 */
+	public record Sweep(int formed, int stillWaiting) {
+
+	}
+
+	private record Settled(boolean popped, Optional<RoomFormed> formed, int stillWaiting) {
+
+	}
+
+	/**
+	 * Finishes what a forming call began: the timed-out entries' claims go, and a popped
+	 * room is seated, written and confirmed, or undone.
+	 */
+	private Settled settle(MatchQueue queue, FormRoomScript.Result result, Instant now) {
+		this.metrics.timedOut(queue, result.timedOut().size());
+		if (result.rematch()) {
+			this.metrics.rematched(queue);
+		}
+		this.metrics.waiting(queue, result.stillWaiting());
+		if (!result.timedOut().isEmpty()) {
+			// only the claims of these very joins: one may have left and joined again
+			this.store.swap(result.timedOut()
+				.stream()
+				.map((entry) -> Swap.toIdle(entry.token(), waiting(queue, entry)))
+				.toList());
+		}
+		if (result.room().isEmpty()) {
+			return new Settled(false, Optional.empty(), result.stillWaiting());
+		}
+		return new Settled(true, seat(result.room().get(), result.stillWaiting()), result.stillWaiting());
+	}
+
+	/**
+	 * A popped room's people move from waiting to being written (all, or the room is
+	 * undone), MySQL writes it (or refuses it), and they move on to the room.
+	 */
+	private Optional<RoomFormed> seat(PoppedRoom room, int stillWaiting) {
+		MatchQueue queue = room.queue();
+		List<QueueEntry> participants = room.participants();
+		List<QueueEntry> banned = participants.stream().filter(this::isBanned).toList();
+		if (!banned.isEmpty()) {
+			dropBanned(room, banned);
+			return Optional.empty();
+		}
+		List<Boolean> moved = this.store.swap(participants.stream()
+			.map((entry) -> new Swap(entry.token(), waiting(queue, entry), room.claim(entry),
+					this.properties.roomPendingTtl()))
+			.toList());
+		if (moved.contains(false)) {
+			// someone left or joined elsewhere since their entry went in: the room cannot
+			// form, the others go back to their places
+			this.metrics.undone(queue, "left");
+			putBack(room, only(participants, moved), stillWaiting);
+			return Optional.empty();
+		}
+		long conversationId;
+		try {
+			conversationId = this.ledger.write(room);
+		}
+		catch (SeatsTaken ex) {
+			tellLiveRooms(room, ex.taken(), stillWaiting);
+			return Optional.empty();
+		}
+		catch (DataAccessException | TransactionException ex) {
+			// wasting one wait beats a conversation written twice: everyone goes back to
+			// their place in the queue
+			long restored = putBack(room, participants, stillWaiting);
+			this.metrics.writeFailed(queue);
+			log.warn(
+					"Could not write the conversation of room {} (topic {}, size {}); {} participant(s) back in the queue",
+					room.roomId(), queue.topicId(), queue.size(), restored, ex);
+			return Optional.empty();
+		}
+		// MySQL seats them all now, and a seat is only ever ended by its own leave: a
+		// claim not confirmed here left (its seat is ended), or expired or was lost (its
+		// next poll finds the room in MySQL), or is back to the wait it was popped from
+		// (a failover: it is told the room now). The participants become each other's
+		// recent partners here, before a leave can free them to join again.
+		List<Swap> toWritten = participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), room.claim(entry).written(conversationId),
+					this.properties.roomTtl()))
+			.toList();
+		List<Boolean> confirmed = intoRoom(room, participants, toWritten, this.store.confirm(room, conversationId,
+				this.properties.roomTtl(), this.properties.rematchCooldown(), now()));
+		this.metrics.formed(room);
+		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
+				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList());
+		this.events.publishEvent(formed);
+		return Optional.of(formed);
+	}
+
+	/**
+	 * Whether the ban list refuses this join: its session, or the address it came from.
+	 */
+	private boolean isBanned(QueueEntry entry) {
+		return this.bans.isBanned(Session.keyOf(entry.token()), entry.address());
+	}
+
+	/**
+	 * A banned session, or one from a banned address, never sits in a room: it may have
+	 * joined before its ban reached this instance. Its claim goes and its entry with it;
+	 * the others, whose claims were not moved yet, go back to their places.
+	 */
+	private void dropBanned(PoppedRoom room, List<QueueEntry> banned) {
+		this.store
+			.swap(banned.stream().map((entry) -> Swap.toIdle(entry.token(), waiting(room.queue(), entry))).toList());
+		Set<QueueEntry> others = new HashSet<>(room.participants());
+		banned.forEach(others::remove);
+		this.store.markActive(room.queue(), now());
+		restore(room, others);
+		this.metrics.undone(room.queue(), "banned");
+	}
+
+	/**
+	 * MySQL refused the room: some sit in a live room that Redis lost (a failover). They
+	 * are told that room, by their claim and a push; the others go back to their places.
+	 */
+	private void tellLiveRooms(PoppedRoom room, Map<String, LiveRoom> taken, int stillWaiting) {
+		Instant now = now();
+		List<QueueEntry> others = new ArrayList<>();
+		List<QueueEntry> seated = new ArrayList<>();
+		for (QueueEntry entry : room.participants()) {
+			(taken.containsKey(Session.keyOf(entry.token())) ? seated : others).add(entry);
+		}
+		List<Swap> toLive = seated.stream().map((entry) -> {
+			LiveRoom live = taken.get(Session.keyOf(entry.token()));
+			return new Swap(entry.token(), room.claim(entry), live.claim(), Duration.between(now, live.liveUntil()));
+		}).toList();
+		List<Boolean> told = intoRoom(room, seated, toLive, this.store.swap(toLive));
+		for (QueueEntry entry : only(seated, told)) {
+			LiveRoom live = taken.get(Session.keyOf(entry.token()));
+			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
+					live.topicId(), live.formedAt(), List.of(entry.token())));
+		}
+		this.metrics.undone(room.queue(), "refused");
+		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),
+				seated.size(), others.size());
+		putBack(room, others, stillWaiting);
+	}
+
+	/**
+	 * Puts these participants back where they waited: their claims first (the popped
+	 * record still covers them, so no poll repairs them meanwhile), then their entries.
+	 * @return how many went back
+	 */
+	private long putBack(PoppedRoom room, List<QueueEntry> participants, int stillWaiting) {
+		MatchQueue queue = room.queue();
+		// a claim a failover already took back to its wait is back too, and so goes its
+		// entry
+		List<Swap> toWait = participants.stream()
+			.map((entry) -> new Swap(entry.token(), room.claim(entry), waiting(queue, entry), Duration.ZERO))
+			.toList();
+		List<Moved> moved = orFromWait(room, participants, toWait, this.store.swap(toWait));
+		Set<QueueEntry> returning = new HashSet<>();
+		for (int i = 0; i < participants.size(); i++) {
+			if (moved.get(i).moved()) {
+				returning.add(participants.get(i));
+			}
+		}
+		if (!returning.isEmpty()) {
+			this.store.markActive(queue, now());
+		}
+		long restored = restore(room, returning);
+		this.metrics.waiting(queue, stillWaiting + restored);
+		return restored;
+	}
+
+	/**
+	 * Puts entries back in their queue, then takes out again each whose claim left that
+	 * wait meanwhile: a leave or an eviction between its claim's return and its entry's
+	 * found no entry to remove, and the entry would wait without its claim until popped.
+	 * One read per entry, on this undoing path only.
+	 * @return how many are back and waiting
+	 */
+	private long restore(PoppedRoom room, Set<QueueEntry> entries) {
+		long restored = this.store.restore(room, entries);
+		for (QueueEntry entry : entries) {
+			if (!(this.store.read(entry.token()) instanceof TokenState.Waiting waiting
+					&& waiting.joinId().equals(entry.joinId()))) {
+				this.store.removeEntry(room.queue(), entry);
+				restored--;
+			}
+		}
+		return Math.max(0, restored);
+	}
+
+	/** Where a popped participant's claim moved from, if it moved. */
+	private enum Moved {
+
+		FROM_ROOM_CLAIM, FROM_WAIT, NOT;
+
+		boolean moved() {
+			return this != NOT;
+		}
+
+	}
+
+	/**
+	 * Where moving popped participants' claims from the room claim they were moved to
+	 * failed, moves them from the wait they were popped from instead: a failover can
+	 * bring that back (the primary died before its replica heard of the move). The second
+	 * round trip is only for those the first did not move.
+	 * @param swaps each participant's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
+	 */
+	private List<Moved> orFromWait(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
+		List<Moved> moved = new ArrayList<>(entries.size());
+		List<Integer> notMoved = new ArrayList<>();
+		for (int i = 0; i < entries.size(); i++) {
+			moved.add(fromRoomClaim.get(i) ? Moved.FROM_ROOM_CLAIM : Moved.NOT);
+			if (!fromRoomClaim.get(i)) {
+				notMoved.add(i);
+			}
+		}
+		if (notMoved.isEmpty()) {
+			return moved;
+		}
+		List<Boolean> fromWait = this.store.swap(notMoved.stream().map((i) -> {
+			Swap intended = swaps.get(i);
+			return new Swap(intended.token(), waiting(room.queue(), entries.get(i)), intended.next(), intended.ttl());
+		}).toList());
+		for (int j = 0; j < notMoved.size(); j++) {
+			if (fromWait.get(j)) {
+				moved.set(notMoved.get(j), Moved.FROM_WAIT);
+			}
+		}
+		return moved;
+	}
+
+	/**
+	 * Moves popped participants into a room that MySQL seats them in: a claim a failover
+	 * took back to its wait moves too, and the entry it may have back in the queue goes.
+	 * @param swaps each one's swap from its room claim
+	 * @param fromRoomClaim for each, whether that swap (already made) moved it
+	 * @return for each, in order, whether it is in the room now
+	 */
+	private List<Boolean> intoRoom(PoppedRoom room, List<QueueEntry> entries, List<Swap> swaps,
+			List<Boolean> fromRoomClaim) {
+		List<Moved> moved = orFromWait(room, entries, swaps, fromRoomClaim);
+		for (int i = 0; i < entries.size(); i++) {
+			if (moved.get(i) == Moved.FROM_WAIT) {
+				this.store.removeEntry(room.queue(), entries.get(i));
+				this.metrics.recovered();
+			}
+		}
+		return moved.stream().map(Moved::moved).toList();
+	}
+
+	// --- the steps ------------------------------------------------------------------
+
+	private boolean swap(Swap swap) {
+		return this.store.swap(List.of(swap)).get(0);
+	}
+
+	/** Those entries whose flag is set, in order. */
+	private static List<QueueEntry> only(List<QueueEntry> entries, List<Boolean> flags) {
+		List<QueueEntry> kept = new ArrayList<>(entries.size());
+		for (int i = 0; i < entries.size(); i++) {
+			if (flags.get(i)) {
+				kept.add(entries.get(i));
+			}
+		}
+		return kept;
+	}
+
+	private static TokenState.Waiting waiting(MatchQueue queue, QueueEntry entry) {
+		return new TokenState.Waiting(queue, entry.since(), entry.joinId());
+	}
+
+	/**
+	 * Now to the millisecond, as the claims in Redis hold it: the {@code matched_at} a
+	 * caller hears from its join, a poll or the push, and the conversation's
+	 * {@code formed_at}, are one time.
+	 */
+	private Instant now() {
+		return this.clock.instant().truncatedTo(ChronoUnit.MILLIS);
+	}
+
+}
