@@ -1,6 +1,8 @@
 // Rooms: an anonymous session, a topic and a size, a wait, and the room pushed the moment it forms.
 
-import { ApiError, call } from './api.js';
+import { ApiError, call, uniqueKey } from './api.js';
+import { composer, messageList, showMessage, showNotice } from './chat.js';
+import { openRoomSocket } from './roomsocket.js';
 import { openStream } from './stream.js';
 import { $, duration, el, logActivity, showStreamState, time, toast } from './ui.js';
 
@@ -13,6 +15,7 @@ export function startRooms(config) {
 	let stream = null;
 	let ticker = null;
 	let state = { status: 'idle' };
+	let talk = null;
 
 	const api = (path, options = {}) => call(base, path, { token: session, ...options });
 
@@ -39,6 +42,8 @@ export function startRooms(config) {
 	}
 
 	function forget() {
+		talk?.socket.close();
+		talk = null;
 		stream?.close();
 		stream = null;
 		session = null;
@@ -59,6 +64,10 @@ export function startRooms(config) {
 		box.dataset.pushed = String(pushed || via === 'push');
 		box.hidden = next.status === 'idle';
 		$('#join').disabled = next.status !== 'idle';
+		if (next.status !== 'matched' || talk?.conversationId !== next.conversation_id) {
+			talk?.socket.close();
+			talk = null;
+		}
 		if (next.status === 'waiting') {
 			const waited = el('p', { class: 'big' });
 			const estimate = next.estimated_wait_ms > 0 ? `usually about ${duration(next.estimated_wait_ms)}` : '';
@@ -76,7 +85,62 @@ export function startRooms(config) {
 			box.append(el('p', { class: 'big' }, 'Matched!'),
 				el('p', {}, `You are in a room of ${next.room_type} in ${topicName(next.topic_id)}, since ${time(next.matched_at)}.`),
 				el('p', { class: 'muted' }, `Room ${next.room_id}`),
+				conversation(next),
 				el('button', { id: 'leave', onclick: leave }, 'Leave the room'));
+		}
+	}
+
+	// The room's conversation: its socket opened once per room, its messages kept across renders.
+	function conversation(room) {
+		if (!talk) {
+			const list = messageList('room-messages');
+			const title = el('p', { id: 'room-you', class: 'muted' });
+			const live = el('span', { id: 'room-live', 'data-stream': 'off' }, '●');
+			const current = { conversationId: room.conversation_id, list, title, live, you: null };
+			talk = current;
+			current.socket = openRoomSocket({
+				base,
+				conversationId: room.conversation_id,
+				issueTicket: () => api('/api/matching/events/tickets', { method: 'POST' }),
+				stillIn: async () => (await api('/api/matching')).conversation_id === room.conversation_id,
+				onFrame: (frame) => heard(current, frame),
+				onState: (socketState) => {
+					live.dataset.stream = socketState;
+				},
+			});
+			current.form = composer('room-composer', async (text) => {
+				if (current.socket.send(text, uniqueKey())) {
+					return true;
+				}
+				toast('Not connected to the room: try again in a moment.');
+				return false;
+			});
+		}
+		return el('div', { class: 'conversation' }, talk.title, talk.list, talk.form,
+			el('p', { class: 'live muted' }, talk.live, ' conversation'));
+	}
+
+	function heard(conversationState, frame) {
+		const list = conversationState.list;
+		if (frame.type === 'welcome') {
+			conversationState.you = frame.you;
+			conversationState.title.textContent = `You are ${frame.you}; in the room: ${frame.members.join(', ')}.`;
+			$('#room-status').dataset.you = frame.you;
+		}
+		else if (frame.type === 'message') {
+			showMessage(list, { id: frame.id, mine: frame.from === conversationState.you, who: frame.from,
+				text: frame.text, at: frame.sent_at });
+		}
+		else if (frame.type === 'joined' || frame.type === 'left') {
+			const mine = frame.member === conversationState.you;
+			const verb = frame.type === 'joined' ? 'joined' : 'left';
+			showNotice(list, { id: frame.id, event: frame.type, text: `${mine ? 'You' : frame.member} ${verb} the room.` });
+			if (frame.type === 'left' && !mine) {
+				logActivity(`${frame.member} left the room`, { event: 'left', member: frame.member });
+			}
+		}
+		else if (frame.type === 'error') {
+			toast(frame.detail);
 		}
 	}
 

@@ -1,6 +1,7 @@
 // Swipes as a demo user: the deck, likes, passes, super likes, rewind, boosts, and matches pushed to both people.
 
 import { ApiError, call, uniqueKey } from './api.js';
+import { composer, messageList, showMessage } from './chat.js';
 import { openStream } from './stream.js';
 import { $, avatar, el, logActivity, showStreamState, time, toast } from './ui.js';
 
@@ -12,6 +13,8 @@ export function startSwipes(config, identity, showTab) {
 	let cards = [];
 	let loading = null;
 	let nextCursor = null;
+	// the match whose conversation is open, with its list of messages
+	let thread = null;
 
 	async function profile(userId) {
 		if (!profiles.has(userId)) {
@@ -172,12 +175,102 @@ export function startSwipes(config, identity, showTab) {
 
 	async function matchItem(match) {
 		const other = await profile(match.user_id);
+		const last = el('span', { class: 'last muted' }, lastLine(match.last_message));
+		const unread = el('span', { class: 'unread', 'data-unread': match.unread_count }, String(match.unread_count));
+		unread.hidden = match.unread_count === 0;
 		const item = el('li', { 'data-match-id': match.match_id, 'data-user-id': match.user_id },
 			avatar(other.display_name, match.user_id),
-			el('div', { class: 'who' }, el('strong', {}, other.display_name),
-				el('span', { class: 'muted' }, `matched at ${time(match.matched_at)}`)),
+			el('button', { class: 'who', onclick: () => openThread(match) }, el('strong', {}, other.display_name),
+				last, el('span', { class: 'muted' }, `matched at ${time(match.matched_at)}`)),
+			unread,
 			el('button', { class: 'unmatch', onclick: () => unmatch(match, item) }, 'Unmatch'));
 		return item;
+	}
+
+	function lastLine(message) {
+		if (!message) {
+			return 'Say hello';
+		}
+		return `${message.from_user_id === identity.userId ? 'You: ' : ''}${message.text}`;
+	}
+
+	// The list's line of a match, brought up to date with a message it did not show yet.
+	function listed(message, unreadDelta) {
+		const item = document.querySelector(`#match-list li[data-match-id="${message.match_id}"]`);
+		if (!item) {
+			loadMatches(true);
+			return;
+		}
+		item.querySelector('.last').textContent = lastLine(message);
+		const unread = item.querySelector('.unread');
+		const count = Number(unread.dataset.unread) + unreadDelta;
+		unread.dataset.unread = count;
+		unread.textContent = String(count);
+		unread.hidden = count === 0;
+	}
+
+	// --- a match's conversation -------------------------------------------------------------------------
+
+	async function openThread(match) {
+		const other = await profile(match.user_id);
+		const list = messageList('thread-messages');
+		thread = { matchId: match.match_id, other, list };
+		$('#thread').dataset.matchId = match.match_id;
+		$('#thread-title').textContent = other.display_name;
+		$('#thread-body').replaceChildren(list, composer('thread-composer', (text) => send(match.match_id, text)));
+		$('#match-index').hidden = true;
+		$('#thread').hidden = false;
+		try {
+			const page = await api(`/api/matches/${match.match_id}/messages?limit=50`);
+			for (const message of page.messages.slice().reverse()) {
+				show(message);
+			}
+			if (page.messages.length > 0) {
+				await markRead(match.match_id, page.messages[0].message_id);
+			}
+		}
+		catch (error) {
+			toast(error.message);
+		}
+	}
+
+	function closeThread() {
+		thread = null;
+		$('#thread').hidden = true;
+		$('#match-index').hidden = false;
+	}
+
+	function show(message) {
+		if (!thread || thread.matchId !== message.match_id) {
+			return;
+		}
+		const mine = message.from_user_id === identity.userId;
+		showMessage(thread.list, { id: message.message_id, mine, who: mine ? 'You' : thread.other.display_name,
+			text: message.text, at: message.sent_at });
+	}
+
+	async function send(matchId, text) {
+		const message = await api(`/api/matches/${matchId}/messages`, {
+			method: 'POST',
+			body: { text, client_message_id: uniqueKey() },
+		});
+		show(message);
+		listed(message, 0);
+		return true;
+	}
+
+	async function markRead(matchId, messageId) {
+		await api(`/api/matches/${matchId}/read`, { method: 'POST', body: { message_id: messageId } });
+		clearUnread(matchId);
+	}
+
+	function clearUnread(matchId) {
+		const unread = document.querySelector(`#match-list li[data-match-id="${matchId}"] .unread`);
+		if (unread) {
+			unread.dataset.unread = 0;
+			unread.textContent = '0';
+			unread.hidden = true;
+		}
 	}
 
 	async function unmatch(match, item) {
@@ -191,7 +284,22 @@ export function startSwipes(config, identity, showTab) {
 		}
 	}
 
-	async function pushed(name, match) {
+	async function pushed(name, data) {
+		if (name === 'message_created') {
+			messaged(data);
+			return;
+		}
+		if (name === 'message_read') {
+			if (data.reader_user_id === identity.userId) {
+				// read on another device of mine
+				clearUnread(data.match_id);
+			}
+			else {
+				logActivity('Your messages were read', { event: name, 'match-id': data.match_id });
+			}
+			return;
+		}
+		const match = data;
 		const other = await profile(match.user_id);
 		if (name === 'match_created') {
 			logActivity(`New match with ${other.display_name}`, { event: name, 'match-id': match.match_id });
@@ -201,7 +309,28 @@ export function startSwipes(config, identity, showTab) {
 			logActivity(`${other.display_name} and you are no longer matched`, { event: name, 'match-id': match.match_id });
 			document.querySelector(`#match-list li[data-match-id="${match.match_id}"]`)?.remove();
 			$('#matches-empty').hidden = $('#match-list').children.length > 0;
+			if (thread?.matchId === match.match_id) {
+				closeThread();
+				toast(`${other.display_name} and you are no longer matched.`);
+			}
 		}
+	}
+
+	async function messaged(message) {
+		const mine = message.from_user_id === identity.userId;
+		if (!mine) {
+			const other = await profile(message.from_user_id);
+			logActivity(`New message from ${other.display_name}`, { event: 'message_created', 'match-id': message.match_id });
+		}
+		if (thread?.matchId === message.match_id) {
+			show(message);
+			listed(message, 0);
+			if (!mine) {
+				markRead(message.match_id, message.message_id).catch((error) => toast(error.message));
+			}
+			return;
+		}
+		listed(message, mine ? 0 : 1);
 	}
 
 	const pageOpened = Date.now();
@@ -223,6 +352,7 @@ export function startSwipes(config, identity, showTab) {
 	$('#rewind').addEventListener('click', rewind);
 	$('#boost').addEventListener('click', boost);
 	$('#more-matches').addEventListener('click', () => loadMatches(false));
+	$('#thread-back').addEventListener('click', closeThread);
 	$('#match-close').addEventListener('click', () => $('#match-dialog').close());
 	$('#match-show').addEventListener('click', () => {
 		$('#match-dialog').close();
@@ -232,7 +362,7 @@ export function startSwipes(config, identity, showTab) {
 	const stream = openStream({
 		issueTicket: () => api('/api/events/tickets', { method: 'POST' }),
 		url: `${base}/api/events`,
-		events: ['match_created', 'match_removed'],
+		events: ['match_created', 'match_removed', 'message_created', 'message_read'],
 		onEvent: pushed,
 		onState: (state, opens) => {
 			showStreamState('#swipes-live', state, opens);

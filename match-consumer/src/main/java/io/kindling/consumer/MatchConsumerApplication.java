@@ -5,8 +5,9 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 
 /**
- * Reads {@code kindling.matches} and tells each person of their matches: a consumer of
- * Kindling's events as another team would write one.
+ * Reads {@code kindling.matches} and {@code kindling.messages} and tells each person of
+ * their matches and of the messages they are sent: a consumer of Kindling's events as
+ * another team would write one.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan

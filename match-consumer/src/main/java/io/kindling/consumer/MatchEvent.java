@@ -1,12 +1,10 @@
 package io.kindling.consumer;
 
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
-import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -32,19 +30,10 @@ record MatchEvent(UUID eventId, String eventType, long matchId, List<Long> userI
 	 * Reads a record's value; a value that cannot be read is a {@link MalformedEvent}.
 	 */
 	static MatchEvent parse(@Nullable String value, JsonMapper json) {
-		if (value == null) {
-			throw new MalformedEvent("a record without a value");
-		}
-		JsonNode event;
-		try {
-			event = json.readTree(value);
-		}
-		catch (JacksonException ex) {
-			throw new MalformedEvent("a value that is not JSON", ex);
-		}
-		UUID eventId = uuid(event, "event_id");
-		String eventType = text(event, "event_type");
-		Instant occurredAt = instant(event, "occurred_at");
+		JsonNode event = EventFields.read(value, json);
+		UUID eventId = EventFields.uuid(event, "event_id");
+		String eventType = EventFields.text(event, "event_type");
+		Instant occurredAt = EventFields.instant(event, "occurred_at");
 		if (!eventType.equals(MATCH_CREATED) && !eventType.equals(MATCH_REMOVED)) {
 			return new MatchEvent(eventId, eventType, 0, List.of(), occurredAt, null);
 		}
@@ -53,48 +42,14 @@ record MatchEvent(UUID eventId, String eventType, long matchId, List<Long> userI
 				|| !users.get(1).isIntegralNumber()) {
 			throw new MalformedEvent("user_ids is not a pair of user ids");
 		}
-		Long removedBy = eventType.equals(MATCH_REMOVED) ? number(event, "removed_by") : null;
-		return new MatchEvent(eventId, eventType, number(event, "match_id"),
+		Long removedBy = eventType.equals(MATCH_REMOVED) ? EventFields.number(event, "removed_by") : null;
+		return new MatchEvent(eventId, eventType, EventFields.number(event, "match_id"),
 				List.of(users.get(0).asLong(), users.get(1).asLong()), occurredAt, removedBy);
 	}
 
 	/** The other person of the match. */
 	long other(long userId) {
 		return (this.userIds.get(0) == userId) ? this.userIds.get(1) : this.userIds.get(0);
-	}
-
-	private static String text(JsonNode event, String field) {
-		JsonNode node = event.get(field);
-		if (node == null || !node.isString()) {
-			throw new MalformedEvent(field + " is missing or not a string");
-		}
-		return node.asString();
-	}
-
-	private static long number(JsonNode event, String field) {
-		JsonNode node = event.get(field);
-		if (node == null || !node.isIntegralNumber()) {
-			throw new MalformedEvent(field + " is missing or not a whole number");
-		}
-		return node.asLong();
-	}
-
-	private static UUID uuid(JsonNode event, String field) {
-		try {
-			return UUID.fromString(text(event, field));
-		}
-		catch (IllegalArgumentException ex) {
-			throw new MalformedEvent(field + " is not a UUID", ex);
-		}
-	}
-
-	private static Instant instant(JsonNode event, String field) {
-		try {
-			return Instant.parse(text(event, field));
-		}
-		catch (DateTimeParseException ex) {
-			throw new MalformedEvent(field + " is not an ISO-8601 time", ex);
-		}
 	}
 
 }

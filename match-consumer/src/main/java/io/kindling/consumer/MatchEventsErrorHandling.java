@@ -42,18 +42,22 @@ import org.springframework.util.backoff.ExponentialBackOff;
 @Configuration(proxyBeanMethods = false)
 class MatchEventsErrorHandling {
 
-	static final String DEAD_LETTER_TOPIC = MatchEventsListener.TOPIC + ".DLT";
+	static final String DEAD_LETTER_TOPIC = deadLetterTopicOf(MatchEventsListener.TOPIC);
+
+	static final String MESSAGES_DEAD_LETTER_TOPIC = deadLetterTopicOf(MatchEventsListener.MESSAGES_TOPIC);
 
 	private static final Logger log = LoggerFactory.getLogger(MatchEventsErrorHandling.class);
 
 	@Bean
 	DefaultErrorHandler errorHandler(KafkaOperations<?, ?> kafka, MatchConsumerProperties properties,
 			ObjectProvider<RetryListener> retryListeners) {
-		// same key, so a key's dead letters keep their order too; the partition is
-		// Kafka's
-		// choice, as the dead-letter topic has its own count
+		// each topic's own dead-letter topic, same key, so a key's dead letters keep
+		// their
+		// order too; the partition is Kafka's choice, as the dead-letter topic has its
+		// own
+		// count
 		var deadLetters = new DeadLetterPublishingRecoverer(kafka,
-				(record, failure) -> new TopicPartition(DEAD_LETTER_TOPIC, -1));
+				(record, failure) -> new TopicPartition(deadLetterTopicOf(record.topic()), -1));
 		MatchConsumerProperties.Retry retry = properties.retry();
 		var handler = new DefaultErrorHandler(deadLetters, limited(retry));
 		handler.addNotRetryableExceptions(MalformedEvent.class);
@@ -74,6 +78,15 @@ class MatchEventsErrorHandling {
 	@Bean
 	NewTopic deadLetterTopic() {
 		return TopicBuilder.name(DEAD_LETTER_TOPIC).build();
+	}
+
+	@Bean
+	NewTopic messagesDeadLetterTopic() {
+		return TopicBuilder.name(MESSAGES_DEAD_LETTER_TOPIC).build();
+	}
+
+	static String deadLetterTopicOf(String topic) {
+		return topic + ".DLT";
 	}
 
 	private static BackOff limited(MatchConsumerProperties.Retry retry) {

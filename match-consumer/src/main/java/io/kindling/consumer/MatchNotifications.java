@@ -4,11 +4,15 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.UUID;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Repository;
 
-/** The consumer's effect: each person's notifications of their matches. */
+/**
+ * The consumer's effect: each person's notifications of their matches and of the messages
+ * they were sent.
+ */
 @Repository
 class MatchNotifications {
 
@@ -40,14 +44,23 @@ class MatchNotifications {
 		}
 	}
 
+	/** The recipient of a message is told who wrote. */
+	void messaged(MessageEvent event) {
+		insert(event.toUserId(), event.fromUserId(), event.matchId(), "MESSAGE", event.eventId(), event.sentAt());
+	}
+
 	private void insert(long userId, MatchEvent event, String kind) {
+		insert(userId, event.other(userId), event.matchId(), kind, event.eventId(), event.occurredAt());
+	}
+
+	private void insert(long userId, long otherUserId, long matchId, String kind, UUID eventId, Instant occurredAt) {
 		this.jdbc.sql(INSERT)
 			.param("userId", userId)
-			.param("otherUserId", event.other(userId))
-			.param("matchId", event.matchId())
+			.param("otherUserId", otherUserId)
+			.param("matchId", matchId)
 			.param("kind", kind)
-			.param("eventId", event.eventId().toString())
-			.param("occurredAt", epochSeconds(event.occurredAt()))
+			.param("eventId", eventId.toString())
+			.param("occurredAt", epochSeconds(occurredAt))
 			.update();
 	}
 

@@ -91,11 +91,15 @@ class MatchEventsListenerIT {
 	@BeforeAll
 	static void topic() throws Exception {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers()))) {
-			admin.createTopics(List.of(new NewTopic(MatchEventsListener.TOPIC, PARTITIONS, (short) 1))).all().get();
-		}
-		catch (ExecutionException ex) {
-			if (!(ex.getCause() instanceof TopicExistsException)) {
-				throw ex;
+			for (String topic : List.of(MatchEventsListener.TOPIC, MatchEventsListener.MESSAGES_TOPIC)) {
+				try {
+					admin.createTopics(List.of(new NewTopic(topic, PARTITIONS, (short) 1))).all().get();
+				}
+				catch (ExecutionException ex) {
+					if (!(ex.getCause() instanceof TopicExistsException)) {
+						throw ex;
+					}
+				}
 			}
 		}
 		relay = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
@@ -128,6 +132,36 @@ class MatchEventsListenerIT {
 			.param("id", created.toString())
 			.query(Long.class)
 			.single()).isOne();
+	}
+
+	@Test
+	void aMessageTellsItsRecipientOnceAndAMalformedOneGoesToTheMessagesDeadLetterTopic() {
+		Pair pair = newPair();
+		long matchId = pair.lower() * 100;
+		String key = String.valueOf(matchId);
+		UUID first = UUID.randomUUID();
+		UUID reply = UUID.randomUUID();
+		String value = messageSent(first, matchId, 1, pair.lower(), pair.higher());
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, value);
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, value);
+		RecordMetadata malformed = sendTo(MatchEventsListener.MESSAGES_TOPIC, key,
+				"{\"event_id\":\"" + UUID.randomUUID() + "\",\"event_type\":\"MESSAGE_SENT\"}");
+		sendTo(MatchEventsListener.MESSAGES_TOPIC, key, messageSent(reply, matchId, 2, pair.higher(), pair.lower()));
+
+		await().atMost(Duration.ofSeconds(30)).until(() -> !notifications(pair.lower()).isEmpty());
+		assertThat(notifications(pair.higher())).containsExactly(first + " MESSAGE");
+		assertThat(notifications(pair.lower())).containsExactly(reply + " MESSAGE");
+		assertThat(this.jdbc.sql("SELECT other_user_id FROM match_notifications WHERE event_id = :id")
+			.param("id", first.toString())
+			.query(Long.class)
+			.single()).isEqualTo(pair.lower());
+		List<ConsumerRecord<String, String>> deadLetters = await().atMost(Duration.ofSeconds(30))
+			.until(() -> deadLetters(MatchEventsErrorHandling.MESSAGES_DEAD_LETTER_TOPIC, key),
+					(records) -> !records.isEmpty());
+		assertThat(deadLetters).hasSize(1);
+		assertThat(originalOffset(deadLetters.get(0))).isEqualTo(malformed.offset());
+		assertThat(header(deadLetters.get(0), "kafka_dlt-exception-cause-fqcn"))
+			.isEqualTo(MalformedEvent.class.getName());
 	}
 
 	@Test
@@ -284,12 +318,17 @@ class MatchEventsListenerIT {
 
 	/** The dead-letter topic's records of one key, read from its start to its end. */
 	private static List<ConsumerRecord<String, String>> deadLetters(String key) {
+		return deadLetters(MatchEventsErrorHandling.DEAD_LETTER_TOPIC, key);
+	}
+
+	/** A dead-letter topic's records of one key, read from its start to its end. */
+	private static List<ConsumerRecord<String, String>> deadLetters(String topic, String key) {
 		Map<String, Object> config = Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
 				ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class,
 				ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class);
 		List<ConsumerRecord<String, String>> found = new ArrayList<>();
 		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config)) {
-			List<TopicPartition> partitions = consumer.partitionsFor(MatchEventsErrorHandling.DEAD_LETTER_TOPIC)
+			List<TopicPartition> partitions = consumer.partitionsFor(topic)
 				.stream()
 				.map((info) -> new TopicPartition(info.topic(), info.partition()))
 				.toList();
@@ -334,8 +373,16 @@ class MatchEventsListenerIT {
 		return sendRecord(record(key, value));
 	}
 
+	private static RecordMetadata sendTo(String topic, String key, String value) {
+		return sendRecord(record(topic, key, value));
+	}
+
 	private static ProducerRecord<String, String> record(String key, String value) {
-		ProducerRecord<String, String> record = new ProducerRecord<>(MatchEventsListener.TOPIC, key, value);
+		return record(MatchEventsListener.TOPIC, key, value);
+	}
+
+	private static ProducerRecord<String, String> record(String topic, String key, String value) {
+		ProducerRecord<String, String> record = new ProducerRecord<>(topic, key, value);
 		java.util.regex.Matcher id = java.util.regex.Pattern.compile("\"event_id\":\"([^\"]+)\"").matcher(value);
 		java.util.regex.Matcher type = java.util.regex.Pattern.compile("\"event_type\":\"([^\"]+)\"").matcher(value);
 		if (id.find() && type.find()) {
@@ -371,6 +418,12 @@ class MatchEventsListenerIT {
 				"matched_at":"%s","removed_at":"%s","removed_by":%d,"occurred_at":"%s"}""".formatted(eventId,
 				pair.key(), matchId, pair.lower(), pair.higher(), Instant.now(), Instant.now(), removedBy,
 				Instant.now());
+	}
+
+	static String messageSent(UUID eventId, long matchId, long messageId, long from, long to) {
+		return """
+				{"event_id":"%s","event_type":"MESSAGE_SENT","match_id":%d,"message_id":%d,"from_user_id":%d,\
+				"to_user_id":%d,"sent_at":"%s"}""".formatted(eventId, matchId, messageId, from, to, Instant.now());
 	}
 
 	private static Pair newPair() {

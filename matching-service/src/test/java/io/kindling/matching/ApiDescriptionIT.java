@@ -59,13 +59,20 @@ class ApiDescriptionIT extends RoomFeatureTest {
 		assertThat(this.api.join(ana, 1, 2).status()).isEqualTo(202);
 		this.api.status(ana);
 		this.api.join(ana, 1, 2);
-		assertThat(this.api.join(ben, 1, 2).status()).isEqualTo(200);
+		Response formed = this.api.join(ben, 1, 2);
+		assertThat(formed.status()).isEqualTo(200);
 		this.api.status(ana);
+		String room = "/ws/rooms/" + formed.json().get("conversation_id").asLong();
+		this.api.http().send(RoomSocket.handshake(room, this.api.session()));
+		this.api.http().send(RoomSocket.handshake("/ws/rooms/987654321", ana));
+		this.api.http().send(RoomSocket.handshake(room + "?after=yesterday", ana));
+		this.api.send("GET", room, ana, null);
 		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
 			.isEqualTo(201);
 		assertThat(this.api.send("POST", "/api/matching/reports", ana, "{\"reason\":\"SPAM\"}").status())
 			.isEqualTo(200);
 		this.api.leave(ana);
+		this.api.http().send(RoomSocket.handshake(room, ana));
 		this.api.leave(ben);
 		String cy = this.api.session();
 		assertThat(this.api.send("POST", "/api/matching", cy, "{\"topic_ids\": [2, 3], \"size\": 3}").status())

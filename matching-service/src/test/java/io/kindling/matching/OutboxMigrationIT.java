@@ -63,13 +63,17 @@ class OutboxMigrationIT {
 			// every participant as it was, with no network: none was kept then
 			assertThat(after.rows().get("conversation_participants"))
 				.isEqualTo(withColumn(before.rows().get("conversation_participants"), "network"));
+			// every conversation as it was, not ended: none was marked ended then
+			assertThat(after.rows().get("conversations"))
+				.isEqualTo(withColumn(before.rows().get("conversations"), "ended_at"));
 			// the service's history keeps every migration it ran, V1 and V2 with their
 			// present checksums, and the outbox table's own history starts at what V1 and
 			// V2 built
 			// ... and the migrations added since (V10 seats, V20 room reports, V21 report
-			// networks) after them
+			// networks, V33 room report resolutions, V34 conversations' end and reports'
+			// evidence) after them
 			assertThat(after.rows().get("flyway_schema_history"))
-				.hasSize(before.rows().get("flyway_schema_history").size() + 3);
+				.hasSize(before.rows().get("flyway_schema_history").size() + 5);
 			// ... and the outbox's own later migrations (V2, traceparent) after that
 			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox"))).hasSize(2)
 				.first()
@@ -94,13 +98,15 @@ class OutboxMigrationIT {
 	}
 
 	/**
-	 * The tables the former migrations made (seats and the reports' came later, empty),
-	 * less the outbox table and the participants, which gained a column each.
+	 * The tables the former migrations made (seats, the reports' and their evidence came
+	 * later, empty), less the outbox table, the participants and the conversations, which
+	 * gained a column each.
 	 */
 	private static boolean dataBesideTheOutbox(String table) {
-		return !table.startsWith("flyway_")
-				&& !Set.of("seats", "room_reports", "reported_sessions", "room_outbox", "conversation_participants")
-					.contains(table);
+		return !table.startsWith("flyway_") && !Set
+			.of("seats", "room_reports", "reported_sessions", "room_report_messages", "room_outbox",
+					"conversation_participants", "conversations")
+			.contains(table);
 	}
 
 	/** The rows with a column added, empty in each. */

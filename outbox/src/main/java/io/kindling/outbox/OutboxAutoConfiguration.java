@@ -18,8 +18,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@link OutboxWriter}, ringing the relays after each commit and storing the current
  * trace context on each row when the service traces (a Micrometer {@code Tracer} bean),
  * and has the table made and migrated right after its own Flyway migrations, before
- * anything else uses the database, one instance at a time ({@link MigrationLock}); with
- * Micrometer, the gauge of its backlog ({@link OutboxBacklog}). A service with a
+ * anything else uses the database, one instance at a time ({@link MigrationLock}), and so
+ * is every other table it declares as an {@link OutboxTable} bean; with Micrometer, the
+ * gauge of its backlog ({@link OutboxBacklog}). A service with a
  * {@code FlywayMigrationStrategy} of its own replaces this one, and calls
  * {@link OutboxSchema#migrate} itself.
  */
@@ -73,11 +74,13 @@ public final class OutboxAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		FlywayMigrationStrategy outboxSchemaAfterServiceMigrations(OutboxProperties properties,
-				ObjectProvider<MovedOutboxMigrations> moved) {
+				ObjectProvider<MovedOutboxMigrations> moved, ObjectProvider<OutboxTable> otherTables) {
 			return (flyway) -> MigrationLock.around(flyway.getConfiguration().getDataSource(), () -> {
 				moved.ifAvailable((migrations) -> migrations.adopt(flyway));
 				flyway.migrate();
 				OutboxSchema.migrate(flyway.getConfiguration().getDataSource(), properties.table());
+				otherTables.orderedStream()
+					.forEach((other) -> OutboxSchema.migrate(flyway.getConfiguration().getDataSource(), other.name()));
 			});
 		}
 

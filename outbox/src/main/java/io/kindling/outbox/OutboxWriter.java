@@ -57,6 +57,14 @@ public final class OutboxWriter {
 	}
 
 	/**
+	 * A writer of another outbox table of the same database, ringing the same relays and
+	 * storing the same trace context as this one.
+	 */
+	public OutboxWriter to(OutboxTable other) {
+		return new OutboxWriter(this.jdbc, other.name(), this.wakeUp, this.trace);
+	}
+
+	/**
 	 * Writes the event unless the table holds its id already (the row there, published or
 	 * not, is left as it is, its trace context too); fails when no transaction is active,
 	 * since the row would commit on its own.

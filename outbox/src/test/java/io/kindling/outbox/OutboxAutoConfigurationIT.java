@@ -61,6 +61,27 @@ class OutboxAutoConfigurationIT {
 	}
 
 	@Test
+	void anOtherTableDeclaredAsABeanIsMadeBesideTheFirstAndWrittenByItsOwnWriter() {
+		try (TestDatabase db = new TestDatabase("outbox_auto_other")) {
+			OutboxTable other = new OutboxTable("other_outbox");
+			this.service
+				.withPropertyValues(url(db), "kindling.outbox.table=service_outbox", "kindling.outbox.wake-up-address=")
+				.withBean(OutboxTable.class, () -> other)
+				.run((context) -> {
+					assertThat(context).hasNotFailed().hasSingleBean(OutboxWriter.class);
+					assertThat(db.showCreateTable("other_outbox"))
+						.isEqualTo(db.showCreateTable("service_outbox").replace("service_outbox", "other_outbox"));
+					OutboxWriter writer = context.getBean(OutboxWriter.class);
+					new TransactionTemplate(context.getBean(PlatformTransactionManager.class))
+						.executeWithoutResult((status) -> writer.to(other)
+							.append(new OutboxEvent(UUID.randomUUID(), "B", "k2", "{}", Instant.now())));
+					assertThat(db.count("other_outbox")).isOne();
+					assertThat(db.count("service_outbox")).isZero();
+				});
+		}
+	}
+
+	@Test
 	void aServiceThatTracesStoresTheTraceOfEachAppendOnItsRow() {
 		try (TestDatabase db = new TestDatabase("outbox_auto_traced")) {
 			// Spring Boot's own tracing, as the services run it, whichever order it comes

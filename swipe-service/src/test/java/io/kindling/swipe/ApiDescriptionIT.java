@@ -19,6 +19,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +41,9 @@ class ApiDescriptionIT {
 	RequestMappingHandlerMapping handlers;
 
 	ApiContract contract;
+
+	@Autowired
+	StringRedisTemplate redis;
 
 	TestApi api;
 
@@ -87,8 +91,10 @@ class ApiDescriptionIT {
 		assertThat(this.api.delete("/api/swipes/last", cy).status()).isEqualTo(204);
 		this.api.delete("/api/swipes/last", cy);
 		this.api.delete("/api/swipes/last", ben);
-		assertThat(this.api.delete("/api/matches/" + match.json().get("match_id").asLong(), ana).status())
-			.isEqualTo(204);
+		long matchId = match.json().get("match_id").asLong();
+		messages(ana, ben, cy, matchId);
+		assertThat(this.api.delete("/api/matches/" + matchId, ana).status()).isEqualTo(204);
+		this.api.get("/api/matches/" + matchId + "/messages", ana);
 		this.api.delete("/api/matches/" + match.json().get("match_id").asLong(), ana);
 		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
 		this.api.http().send(Request.of("POST", "/api/boosts").bearer(TestTokens.forUser(cy)));
@@ -152,6 +158,35 @@ class ApiDescriptionIT {
 			.isEqualTo(204);
 		this.api.http().send("DELETE", "/api/admin/user-bans/" + reported, token, null);
 		this.api.http().get("/api/admin/audit?limit=2", token);
+	}
+
+	private void messages(long ana, long ben, long outsider, long matchId) {
+		String messages = "/api/matches/" + matchId + "/messages";
+		String hello = "{\"text\": \"hello\", \"client_message_id\": \"c-1\"}";
+		Response sent = this.api.post(messages, ana, hello);
+		assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+		this.api.post(messages, ana, hello);
+		this.api.post(messages, ana, "{\"text\": \"other\", \"client_message_id\": \"c-1\"}");
+		this.api.post(messages, ana, "{\"text\": \"\", \"client_message_id\": \"c-2\"}");
+		this.api.post(messages, outsider, hello);
+		assertThat(this.api.post(messages, ben, "{\"text\": \"hi\", \"client_message_id\": \"c-1\"}").status())
+			.isEqualTo(201);
+		assertThat(this.api.get(messages + "?limit=1", ana).status()).isEqualTo(200);
+		this.api.get(messages + "?cursor=bogus", ana);
+		this.api.get("/api/matches", ben);
+		String read = "/api/matches/" + matchId + "/read";
+		assertThat(
+				this.api.post(read, ana, "{\"message_id\": " + sent.json().get("message_id").asLong() + "}").status())
+			.isEqualTo(204);
+		this.api.post(read, ana, "{\"message_id\": 1}");
+		this.api.post(read, ana, "{}");
+		this.api.post(read, outsider, "{\"message_id\": 1}");
+		// the per-user rate: a bucket left empty until a minute from now by another
+		// instance
+		this.redis.opsForHash()
+			.putAll("message_rate:{" + ana + "}",
+					java.util.Map.of("tokens", "0", "at", String.valueOf(System.currentTimeMillis() + 60_000)));
+		this.api.post(messages, ana, "{\"text\": \"fast\", \"client_message_id\": \"c-3\"}");
 	}
 
 	private void refusals(long user, long withoutProfile) {

@@ -87,6 +87,14 @@ final class Browser implements AutoCloseable {
 		new WebDriverWait(this.driver, WAIT).until(ExpectedConditions.elementToBeClickable(locator)).click();
 	}
 
+	/** Types into a field and submits its form, as a person pressing Enter. */
+	void say(By field, String text) {
+		WebElement input = waitFor(field);
+		input.clear();
+		input.sendKeys(text);
+		input.submit();
+	}
+
 	ChromeDriver driver() {
 		return this.driver;
 	}

@@ -37,12 +37,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The web client in a real headless Chromium, two browsers side by side, against both
  * services run from their jars on the real Redis and MariaDB, each allowing this server's
- * origin. Two people join one topic and both see their room by push; two demo users like
- * each other and both see the match by push; the operators' console draws its charts from
- * a real Prometheus scraping both services and dismisses a report; no browser logs an
- * error. Screenshots of each page land in {@code target/screenshots} (and in the
- * directory {@code -Dkindling.screenshots} names: {@code ./kindling screenshots} gives
- * {@code docs/images}).
+ * origin. Two people join one topic, both see their room by push and talk in it until one
+ * leaves; two demo users like each other, both see the match by push and message each
+ * other; the operators' console draws its charts from a real Prometheus scraping both
+ * services and dismisses a report; no browser logs an error. Screenshots of each page
+ * land in {@code target/screenshots} (and in the directory {@code -Dkindling.screenshots}
+ * names: {@code ./kindling screenshots} gives {@code docs/images}).
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "webclient_it")
 @SpringBootTest(webEnvironment = WebEnvironment.DEFINED_PORT)
@@ -179,10 +179,32 @@ class WebClientIT {
 			assertThat(browser.waitForPresent(By.cssSelector("#activity li[data-event='matched']"))
 				.getAttribute("data-room-id")).isEqualTo(room);
 		}
+		// they talk in the room, over its socket
+		for (Browser browser : List.of(first, second)) {
+			browser.waitForPresent(By.cssSelector("#room-live[data-stream='live']"));
+		}
+		String ana = first.waitForPresent(By.cssSelector("#room-status[data-you]")).getAttribute("data-you");
+		String ben = second.waitForPresent(By.cssSelector("#room-status[data-you]")).getAttribute("data-you");
+		assertThat(List.of(ana, ben)).containsExactlyInAnyOrder("A", "B");
+		first.say(By.id("room-composer-text"), "Hello! Which music do you like?");
+		assertThat(second.waitFor(By.cssSelector("#room-messages li.message[data-from='" + ana + "'] .text")).getText())
+			.isEqualTo("Hello! Which music do you like?");
+		second.say(By.id("room-composer-text"), "Mostly jazz 🎷");
+		assertThat(first.waitFor(By.cssSelector("#room-messages li.message[data-from='" + ben + "'] .text")).getText())
+			.isEqualTo("Mostly jazz 🎷");
+		assertThat(first.findAll(By.cssSelector("#room-messages li.message"))).hasSize(2);
+		assertThat(first.find(By.cssSelector("#room-messages li.message.mine .text")).getText())
+			.isEqualTo("Hello! Which music do you like?");
 		first.screenshot("rooms", SCREENSHOTS);
 
+		// one leaves: the other sees it in the conversation
 		first.click(By.id("leave"));
 		first.waitForPresent(By.cssSelector("#room-status[data-status='idle']"));
+		second.waitForPresent(By.cssSelector("#room-messages li[data-event='left']"));
+		assertThat(second.find(By.cssSelector("#room-messages li[data-event='left']")).getAttribute("textContent"))
+			.isEqualTo(ana + " left the room.");
+		second.click(By.id("leave"));
+		second.waitForPresent(By.cssSelector("#room-status[data-status='idle']"));
 	}
 
 	@Test
@@ -224,10 +246,38 @@ class WebClientIT {
 		first.waitFor(By.cssSelector("#match-list li[data-match-id='" + match + "']"));
 		first.screenshot("matches", SCREENSHOTS);
 
-		// an unmatch is pushed to the other person too
+		// they message each other: Ada writes, Ben sees it unread in his list, opens the
+		// thread and answers, and Ada sees the answer in hers
+		first.click(By.cssSelector("#match-list li[data-match-id='" + match + "'] button.who"));
+		first.waitFor(By.cssSelector("#thread[data-match-id='" + match + "']"));
+		first.say(By.id("thread-composer-text"), "Hi Ben, coffee this week?");
+		first.waitFor(By.cssSelector("#thread-messages li.message.mine"));
+		second.click(By.id("match-close"));
+		second.click(By.id("tab-matches"));
+		second.waitFor(By.cssSelector("#match-list li[data-match-id='" + match + "'] .unread[data-unread='1']"));
+		assertThat(second.find(By.cssSelector("#match-list li[data-match-id='" + match + "'] .last")).getText())
+			.isEqualTo("Hi Ben, coffee this week?");
+		second.click(By.cssSelector("#match-list li[data-match-id='" + match + "'] button.who"));
+		assertThat(second.waitFor(By.cssSelector("#thread-messages li.message:not(.mine) .text")).getText())
+			.isEqualTo("Hi Ben, coffee this week?");
+		second.say(By.id("thread-composer-text"), "Gladly. Thursday?");
+		assertThat(first.waitFor(By.cssSelector("#thread-messages li.message:not(.mine) .text")).getText())
+			.isEqualTo("Gladly. Thursday?");
+		first.screenshot("thread", SCREENSHOTS);
+		// Ben opened the thread, which read Ada's message for every device of his
+		assertThat(swipeApi.get("/api/matches", Hs256.token(JWT_SECRET, ben))
+			.json()
+			.get("matches")
+			.get(0)
+			.get("unread_count")
+			.asLong()).isZero();
+		first.click(By.id("thread-back"));
+
+		// an unmatch is pushed to the other person too, and closes the open thread
 		first.click(By.cssSelector("#match-list li[data-match-id='" + match + "'] button.unmatch"));
 		second
 			.waitForPresent(By.cssSelector("#activity li[data-event='match_removed'][data-match-id='" + match + "']"));
+		second.waitFor(By.id("match-index"));
 		assertThat(swipeApi.get("/api/matches", Hs256.token(JWT_SECRET, ben)).body())
 			.doesNotContain("\"match_id\":" + match);
 	}

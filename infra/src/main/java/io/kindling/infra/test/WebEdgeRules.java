@@ -11,20 +11,21 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 /**
  * The architecture rule every service checks: feature code throws the refusals it
  * declares and never speaks HTTP. Only the web adapters (controllers, argument resolvers,
- * interceptors, event-stream emitters) and the service's {@code web} package may. A
- * refusal's declaration (an enum implementing {@code Refusal}) names its status, and
- * feature code may throw it ({@code Refused}) or one of the web edge's own
+ * interceptors, event-stream emitters, WebSocket handlers) and the service's {@code web}
+ * package may. A refusal's declaration (an enum implementing {@code Refusal}) names its
+ * status, and feature code may throw it ({@code Refused}) or one of the web edge's own
  * ({@code ProblemType}): that is the whole of the vocabulary it shares with the edge.
  */
 public final class WebEdgeRules {
 
 	private static final DescribedPredicate<JavaClass> WEB_ADAPTERS = DescribedPredicate
-		.describe("web adapters (controllers, argument resolvers, interceptors, event streams)",
+		.describe("web adapters (controllers, argument resolvers, interceptors, event streams, WebSocket handlers)",
 				(type) -> type.isAnnotatedWith("org.springframework.web.bind.annotation.RestController")
 						|| type.isAnnotatedWith("org.springframework.stereotype.Controller")
 						|| assignableTo("org.springframework.web.method.support.HandlerMethodArgumentResolver")
 							.test(type)
 						|| assignableTo("org.springframework.web.servlet.HandlerInterceptor").test(type)
+						|| assignableTo("org.springframework.web.socket.WebSocketHandler").test(type)
 						|| holdsEventStreams(type)
 						|| type.getEnclosingClass().map(WebEdgeRules::isController).orElse(false));
 

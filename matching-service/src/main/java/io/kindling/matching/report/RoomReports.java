@@ -8,6 +8,7 @@ import java.util.UUID;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.SessionBans;
+import io.kindling.matching.chat.RoomChat;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
@@ -45,8 +46,11 @@ class RoomReports {
 
 	private final Duration networkBanFor;
 
-	RoomReports(JdbcClient jdbc, SessionBans bans, OutboxWriter outbox, JsonMapper json,
-			MatchingProperties properties) {
+	private final RoomChat chat;
+
+	RoomReports(JdbcClient jdbc, SessionBans bans, OutboxWriter outbox, JsonMapper json, MatchingProperties properties,
+			RoomChat chat) {
+		this.chat = chat;
 		this.jdbc = jdbc;
 		this.bans = bans;
 		this.outbox = outbox;
@@ -97,6 +101,7 @@ class RoomReports {
 				.update();
 			if (added > 0) {
 				reportedNow.add(reported);
+				this.chat.keepEvidence(room.id(), reported.participantKey());
 			}
 		}
 		if (reportedNow.isEmpty()) {

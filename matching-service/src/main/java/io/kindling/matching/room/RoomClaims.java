@@ -324,10 +324,10 @@ public class RoomClaims {
 	/**
 	 * Leaves the queue or the room; nothing to leave is fine too. The claim goes first
 	 * and then the queue entry (an entry without its claim is dropped when popped); a
-	 * room is left in MySQL first and then in Redis, so a leave acknowledged is never
-	 * undone by a later room's refusal. A leave from a queue or from nothing ends any
-	 * seat MySQL still has too: a failover can have lost the room from the claim, and the
-	 * next poll would find it again.
+	 * room is left in MySQL first, then in its conversation ({@link RoomLeft}) and then
+	 * in Redis, so a leave acknowledged is never undone by a later room's refusal. A
+	 * leave from a queue or from nothing ends any seat MySQL still has too: a failover
+	 * can have lost the room from the claim, and the next poll would find it again.
 	 * @throws ConcurrencyFailureException when the claim kept moving under it (rooms
 	 * forming and confirmed in a row): try again
 	 */
@@ -344,11 +344,11 @@ public class RoomClaims {
 					yield leaveQueue(token, waiting);
 				}
 				case TokenState.Forming forming -> {
-					this.ledger.leave(token, forming.roomId(), now());
+					leaveRoom(token, forming.roomId());
 					yield swap(Swap.toIdle(token, forming));
 				}
 				case TokenState.Matched matched -> {
-					this.ledger.leave(token, matched.roomId(), now());
+					leaveRoom(token, matched.roomId());
 					yield swap(Swap.toIdle(token, matched));
 				}
 			};
@@ -421,6 +421,17 @@ public class RoomClaims {
 				this.store.removeEntry(queue, entry);
 			}
 		}
+	}
+
+	/**
+	 * Ends the seat in MySQL, then tells the room's conversation ({@link RoomLeft}),
+	 * before the claim goes idle: a leave that fails between is done whole again when
+	 * retried.
+	 */
+	private void leaveRoom(String token, String roomId) {
+		Instant now = now();
+		this.ledger.leave(token, roomId, now);
+		this.events.publishEvent(new RoomLeft(token, roomId, now));
 	}
 
 	/**

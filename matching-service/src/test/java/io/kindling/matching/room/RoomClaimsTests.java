@@ -22,6 +22,7 @@ import io.kindling.support.web.Refusal;
 import io.kindling.support.web.Refused;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -64,8 +65,15 @@ class RoomClaimsTests {
 
 	final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-	final RoomClaims claims = new RoomClaims(this.store, this.ledger, this.bans, new Topics(),
-			(event) -> this.pushed.add((RoomFormed) event), new RoomMetrics(this.meters), this.clock, SETTINGS);
+	/** Each {@link RoomLeft} as the conversation hears it, with what it sees then. */
+	final List<Told> told = new ArrayList<>();
+
+	/** What the conversation does when told a leave: nothing, unless a test says. */
+	Runnable onLeft = () -> {
+	};
+
+	final RoomClaims claims = new RoomClaims(this.store, this.ledger, this.bans, new Topics(), this::publish,
+			new RoomMetrics(this.meters), this.clock, SETTINGS);
 
 	@Nested
 	class Idle {
@@ -574,6 +582,50 @@ class RoomClaimsTests {
 		}
 
 		@Test
+		void aLeaveTellsTheConversationAfterTheSeatEndsAndBeforeTheClaimGoesIdle() {
+			TokenState.Matched room = formPair("a", "b");
+
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.told).singleElement().satisfies((told) -> {
+				assertThat(told.left()).isEqualTo(new RoomLeft("a", room.roomId(), now()));
+				assertThat(told.seat()).as("the seat ended first").isNull();
+				assertThat(told.claim()).as("the claim still in the room").isEqualTo(room);
+			});
+			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
+		}
+
+		@Test
+		void aLeaveTheConversationFailsKeepsTheClaimAndIsDoneWholeAgain() {
+			TokenState.Matched room = formPair("a", "b");
+			RoomClaimsTests.this.onLeft = () -> {
+				throw new DataAccessResourceFailureException("Redis is away");
+			};
+
+			assertThatExceptionOfType(DataAccessResourceFailureException.class)
+				.isThrownBy(() -> RoomClaimsTests.this.claims.leave("a"));
+			assertThat(RoomClaimsTests.this.ledger.liveSeat("a", now())).isNull();
+			assertThat(claim("a")).isEqualTo(room);
+
+			RoomClaimsTests.this.onLeft = () -> {
+			};
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.told).hasSize(2)
+				.allSatisfy((told) -> assertThat(told.left().roomId()).isEqualTo(room.roomId()));
+			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
+		}
+
+		@Test
+		void aLeaveFromAQueueTellsNoConversation() {
+			join("a", PAIRS);
+
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.told).isEmpty();
+		}
+
+		@Test
 		void anEvictionLeavesTheRoomToTheChat() {
 			TokenState.Matched room = formPair("a", "b");
 
@@ -591,6 +643,7 @@ class RoomClaimsTests {
 			assertThatExceptionOfType(DataAccessResourceFailureException.class)
 				.isThrownBy(() -> RoomClaimsTests.this.claims.leave("a"));
 			assertThat(claim("a")).isEqualTo(room);
+			assertThat(RoomClaimsTests.this.told).as("not told before the seat ends").isEmpty();
 		}
 
 	}
@@ -656,6 +709,24 @@ class RoomClaimsTests {
 	}
 
 	// --- helpers
+
+	void publish(Object event) {
+		switch (event) {
+			case RoomFormed formed -> this.pushed.add(formed);
+			case RoomLeft left -> {
+				this.told.add(new Told(left, this.ledger.liveSeat(left.token(), left.at()), claim(left.token())));
+				this.onLeft.run();
+			}
+			default -> throw new IllegalArgumentException("Unexpected event " + event);
+		}
+	}
+
+	/**
+	 * A leave the conversation was told, the seat MySQL had for its token then and its
+	 * claim then.
+	 */
+	record Told(RoomLeft left, @Nullable String seat, TokenState claim) {
+	}
 	// ------------------------------------------------------------------------
 
 	TokenState.Waiting join(String token, MatchQueue queue) {

@@ -7,14 +7,13 @@ import java.util.stream.Stream;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import io.kindling.infra.test.RealServersExtension;
+import io.kindling.redis.TestRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -44,10 +43,7 @@ class BloomFilterIT {
 
 	@BeforeAll
 	static void connect() {
-		int port = RealServersExtension.redis().port();
-		connectionFactory = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port));
-		connectionFactory.afterPropertiesSet();
-		connectionFactory.start();
+		connectionFactory = TestRedis.standalone();
 		redis = new StringRedisTemplate(connectionFactory);
 	}
 

@@ -43,8 +43,8 @@ public enum ProblemType implements Refusal {
 
 	/**
 	 * Too many requests of one kind from one client in a window (stream tickets per
-	 * principal; matching-service's joins and sessions per address): retry after
-	 * {@code Retry-After}.
+	 * principal; matching-service's joins and sessions per address, a room's messages per
+	 * session; swipe-service's match messages per user): retry after {@code Retry-After}.
 	 */
 	RATE_LIMITED("rate-limited", HttpStatus.TOO_MANY_REQUESTS, "Too many requests"),
 

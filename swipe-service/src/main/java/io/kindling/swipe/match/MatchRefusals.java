@@ -5,7 +5,7 @@ import io.kindling.support.web.Refusal;
 import org.springframework.http.HttpStatus;
 
 /** The ways a match call is refused. */
-enum MatchRefusals implements Refusal {
+public enum MatchRefusals implements Refusal {
 
 	NO_SUCH_MATCH("no-such-match", HttpStatus.NOT_FOUND, "No such match");
 

@@ -144,6 +144,39 @@ public class MatchStore {
 				rs.getTimestamp("matched_at").toInstant());
 	}
 
+	/**
+	 * The user's live match of this id, share-locked until the caller's transaction ends:
+	 * an unmatch, a block or a ban that would end it waits for that transaction, or,
+	 * having committed first, is seen by this read. Someone else's match is as absent as
+	 * a missing one.
+	 */
+	public Optional<MatchRef> lockLive(long matchId, long userId) {
+		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new IllegalStateException("a match is locked by a transaction");
+		}
+		return this.jdbc.sql("""
+				SELECT match_id, user_id_1, user_id_2, matched_at FROM matches
+				WHERE match_id = :matchId AND removed_at IS NULL
+				LOCK IN SHARE MODE
+				""")
+			.param("matchId", matchId)
+			.query(MatchStore::ref)
+			.optional()
+			.filter((match) -> match.userId1() == userId || match.userId2() == userId);
+	}
+
+	/** The user's live match of this id, read without a lock. */
+	public Optional<MatchRef> live(long matchId, long userId) {
+		return this.jdbc.sql("""
+				SELECT match_id, user_id_1, user_id_2, matched_at FROM matches
+				WHERE match_id = :matchId AND removed_at IS NULL
+				""")
+			.param("matchId", matchId)
+			.query(MatchStore::ref)
+			.optional()
+			.filter((match) -> match.userId1() == userId || match.userId2() == userId);
+	}
+
 	/** Whether the pair has a match nobody has removed. */
 	public boolean activeBetween(long userA, long userB) {
 		return this.jdbc.sql("""

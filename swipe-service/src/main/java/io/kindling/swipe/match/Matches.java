@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.paging.Cursor;
@@ -37,23 +38,26 @@ class Matches {
 
 	private final ApplicationEventPublisher events;
 
+	private final MatchThreads threads;
+
 	private final Clock clock;
 
 	Matches(JdbcClient jdbc, MatchStore store, MatchOutbox outbox, MatchPush push, TransactionTemplate transactions,
-			ApplicationEventPublisher events, Clock clock) {
+			ApplicationEventPublisher events, MatchThreads threads, Clock clock) {
 		this.jdbc = jdbc;
 		this.store = store;
 		this.outbox = outbox;
 		this.push = push;
 		this.transactions = transactions;
 		this.events = events;
+		this.threads = threads;
 		this.clock = clock;
 	}
 
 	/**
 	 * Newest first, keyset-paged on (matched_at, match_id): each half of the UNION walks
 	 * its own index from the cursor down, so a page costs the same on page 1 and page
-	 * 500.
+	 * 500. Each match comes with its conversation's last message and unread count.
 	 */
 	MatchPage page(long userId, @Nullable String cursor, int limit) {
 		Cursor after = Cursor.parse(cursor);
@@ -77,12 +81,19 @@ class Matches {
 			.query((rs, row) -> new MatchView(rs.getLong("match_id"), rs.getLong("other_user_id"),
 					rs.getTimestamp("matched_at").toInstant()))
 			.list();
+		List<MatchView> page = rows.subList(0, Math.min(limit, rows.size()));
+		Map<Long, MatchThreads.Summary> threads = this.threads.of(userId,
+				page.stream().map(MatchView::matchId).toList());
+		List<MatchListing> listings = page.stream().map((match) -> {
+			MatchThreads.Summary thread = threads.getOrDefault(match.matchId(), MatchThreads.Summary.NONE);
+			return new MatchListing(match.matchId(), match.userId(), match.matchedAt(), thread.lastMessage(),
+					thread.unreadCount());
+		}).toList();
 		if (rows.size() <= limit) {
-			return new MatchPage(rows, null);
+			return new MatchPage(listings, null);
 		}
-		List<MatchView> page = rows.subList(0, limit);
 		MatchView last = page.get(limit - 1);
-		return new MatchPage(List.copyOf(page), new Cursor(last.matchedAt(), last.matchId()).encode());
+		return new MatchPage(listings, new Cursor(last.matchedAt(), last.matchId()).encode());
 	}
 
 	/**
@@ -128,7 +139,16 @@ class Matches {
 
 	}
 
-	record MatchPage(List<MatchView> matches, @Nullable String nextCursor) {
+	/**
+	 * A match as the list shows it: the other person, and where their conversation
+	 * stands.
+	 */
+	record MatchListing(long matchId, long userId, Instant matchedAt, @Nullable MatchMessage lastMessage,
+			long unreadCount) {
+
+	}
+
+	record MatchPage(List<MatchListing> matches, @Nullable String nextCursor) {
 
 	}
 

@@ -3,6 +3,7 @@ package io.kindling.swipe.push;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.StreamEntryId;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -29,7 +30,7 @@ class AppendEventScript {
 	Appended append(long userId, String type, String data) {
 		List<?> answer = this.script.run(this.redis, List.of(key(userId)), type, data,
 				String.valueOf(this.properties.retained()), String.valueOf(this.properties.retention().toMillis()));
-		return new Appended(StreamId.of((String) answer.get(0)), StreamId.of((String) answer.get(1)));
+		return new Appended(StreamEntryId.of((String) answer.get(0)), StreamEntryId.of((String) answer.get(1)));
 	}
 
 	/** A user's event log (a Redis stream), in the user's own slot. */
@@ -38,7 +39,7 @@ class AppendEventScript {
 	}
 
 	/** Where the new event stands: its id and the id of the event before it. */
-	record Appended(StreamId previous, StreamId id) {
+	record Appended(StreamEntryId previous, StreamEntryId id) {
 
 	}
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.StreamEntryId;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -25,26 +26,26 @@ class ReadEventsScript {
 	/**
 	 * @param after the id last sent; null reads only where the log ends
 	 */
-	Missed after(long userId, @Nullable StreamId after) {
+	Missed after(long userId, @Nullable StreamEntryId after) {
 		List<?> answer = this.script.run(this.redis, List.of(AppendEventScript.key(userId)),
 				(after != null) ? after.toString() : "");
 		List<LoggedEvent> events = new ArrayList<>((answer.size() - 1) / 3);
 		for (int i = 1; i + 2 < answer.size(); i += 3) {
-			events.add(new LoggedEvent(StreamId.of((String) answer.get(i)), (String) answer.get(i + 1),
+			events.add(new LoggedEvent(StreamEntryId.of((String) answer.get(i)), (String) answer.get(i + 1),
 					(String) answer.get(i + 2)));
 		}
-		return new Missed(StreamId.of((String) answer.get(0)), events);
+		return new Missed(StreamEntryId.of((String) answer.get(0)), events);
 	}
 
 	/**
-	 * @param last the log's last id ({@link StreamId#NONE} when empty or gone)
+	 * @param last the log's last id ({@link StreamEntryId#NONE} when empty or gone)
 	 * @param events what came after the id asked for, oldest first
 	 */
-	record Missed(StreamId last, List<LoggedEvent> events) {
+	record Missed(StreamEntryId last, List<LoggedEvent> events) {
 
 	}
 
-	record LoggedEvent(StreamId id, String type, String data) {
+	record LoggedEvent(StreamEntryId id, String type, String data) {
 
 	}
 

@@ -6,6 +6,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.push.EventStreams;
 import io.kindling.push.StreamLeases;
+import io.kindling.redis.StreamEntryId;
+import io.kindling.support.web.ProblemType;
 import io.kindling.swipe.push.PushMessage.Pushed;
 import io.kindling.swipe.push.ReadEventsScript.LoggedEvent;
 import io.kindling.swipe.push.ReadEventsScript.Missed;
@@ -49,7 +51,10 @@ class UserStreams extends EventStreams<UserStreams.Cursor> implements UserDiscon
 	 * before its first real event reconnects with that id and gets what came in between.
 	 */
 	SseEmitter open(long userId, @Nullable String lastEventId) throws IOException {
-		StreamId after = (lastEventId != null) ? StreamId.fromClient(lastEventId) : null;
+		StreamEntryId after = (lastEventId != null) ? StreamEntryId.parse(lastEventId)
+			.orElseThrow(() -> ProblemType.INVALID_REQUEST.refused(
+					"Last-Event-ID (or last_event_id) must be the id of an event this stream sent, such as 1767225600000-0."))
+				: null;
 		Cursor cursor = new Cursor();
 		// held while the first events go, so that a live event waits for them
 		cursor.lock.lock();
@@ -74,14 +79,14 @@ class UserStreams extends EventStreams<UserStreams.Cursor> implements UserDiscon
 	/** Sends an event just published to each of its recipient's streams here. */
 	void deliver(Pushed event) {
 		String recipient = recipient(event.recipient());
-		StreamId id = StreamId.of(event.id());
+		StreamEntryId id = StreamEntryId.of(event.id());
 		forEachStream(recipient, (emitter, cursor) -> {
 			cursor.lock.lock();
 			try {
 				if (id.compareTo(cursor.lastSent) <= 0) {
 					return;
 				}
-				if (StreamId.of(event.previous()).equals(cursor.lastSent)) {
+				if (StreamEntryId.of(event.previous()).equals(cursor.lastSent)) {
 					if (send(recipient, emitter, event.type(), event.data(), event.id())) {
 						cursor.lastSent = id;
 					}
@@ -160,7 +165,7 @@ class UserStreams extends EventStreams<UserStreams.Cursor> implements UserDiscon
 
 		private final ReentrantLock lock = new ReentrantLock();
 
-		private StreamId lastSent = StreamId.NONE;
+		private StreamEntryId lastSent = StreamEntryId.NONE;
 
 	}
 

@@ -20,6 +20,7 @@ import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
 import io.kindling.infra.test.RedisMode;
+import io.kindling.push.StreamLeases;
 import io.kindling.redis.LuaScript;
 import io.kindling.redis.bloom.BloomCapability;
 import io.kindling.redis.bloom.BloomKeys;
@@ -68,6 +69,9 @@ class SwipesOnClusterIT extends SwipeTestBase {
 	@Autowired
 	JedisConnectionFactory connectionFactory;
 
+	@Autowired
+	StreamLeases leases;
+
 	@Test
 	void everyScriptCallStaysInOneSlotWhileEveryFeatureWorks() throws InterruptedException {
 		RedisCluster cluster = RealServersExtension.redisCluster();
@@ -85,7 +89,8 @@ class SwipesOnClusterIT extends SwipeTestBase {
 	/**
 	 * Profiles, super likes, a boost, the deck with its Bloom history filter (bitmaps),
 	 * its background refill and a rewind, mutual likes and the pushes of their matches
-	 * (pub/sub and the event log), over HTTP on both instances.
+	 * (pub/sub and the event log), a stream ticket, a stream's lease renewed and a match
+	 * message, over HTTP on both instances.
 	 */
 	private void walkThroughEveryFeature() throws InterruptedException {
 		double[] at = somewhereAtSea();
@@ -143,12 +148,21 @@ class SwipesOnClusterIT extends SwipeTestBase {
 		}
 		Response matches = this.api.get("/api/matches", viewer);
 		assertThat(matches.status()).isEqualTo(200);
+		// a stream ticket, and a message in the first match (through its sender's rate
+		// bucket)
+		assertThat(this.api.http().send("POST", "/api/events/tickets", TestTokens.forUser(viewer), null).status())
+			.isEqualTo(201);
+		Response message = this.api.post("/api/matches/" + firstMatch.get("match_id").asLong() + "/messages", viewer,
+				"{\"text\": \"hello\", \"client_message_id\": \"walk-1\"}");
+		assertThat(message.status()).as(message.body()).isEqualTo(201);
 		assertThat(matches.json().get("matches").size()).isEqualTo(2);
 		// a stream reopened on this instance from the first push reads the second match
 		// from the user's event log
 		EventStream reopened = openStream(this.api, Request.get("/api/events").header("Last-Event-ID", pushed.id()),
 				viewer);
 		ServerSentEvent missed = reopened.nextEvent();
+		// the lease of the stream open here renewed (each instance renews on a timer)
+		this.leases.renew();
 		reopened.close();
 		assertThat(missed.name()).isEqualTo("match_created");
 		assertThat(this.json.readTree(missed.data()).get("user_id").asLong()).isEqualTo(shown.get(1));

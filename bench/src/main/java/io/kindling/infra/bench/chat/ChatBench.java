@@ -1,0 +1,297 @@
+package io.kindling.infra.bench.chat;
+
+import java.math.BigDecimal;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import java.util.zip.CRC32;
+
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.Load;
+import io.kindling.infra.bench.Load.Result;
+import io.kindling.infra.http.Hs256;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
+import io.kindling.infra.servers.MariaDbServer;
+import io.kindling.infra.servers.ServiceJar;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * {@code ./kindling bench chat [--rooms 50] [--clients 32] [--seconds 20] [--warmup 60]}:
+ * both figures of conversations from one run, on its own Redis, MariaDB, two
+ * matching-service jars and a swipe-service jar. Rooms: in each of {@code --rooms} rooms
+ * a message is sent on instance A and timed until the other member's socket on B gets it,
+ * one in flight per room for the most a second, then an open loop at a quarter of that
+ * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
+ * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
+ * rate on, every user far under it) against the same rows inserted by raw JDBC, in
+ * alternating slices so that the machine's load meets both alike.
+ */
+public final class ChatBench {
+
+	private static final JsonMapper JSON = JsonMapper.builder().build();
+
+	private static final double ROOM_P99_TARGET_MS = 20;
+
+	private static final double MATCH_RATIO_TARGET = 0.6;
+
+	private static final int MATCHES_PER_CLIENT = 100;
+
+	private static final String TEXT = "Are you free on Thursday for a coffee near the station?";
+
+	private ChatBench() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		BenchOptions options = BenchOptions.of(args);
+		int rooms = (int) options.number("--rooms", 50);
+		int clients = (int) options.number("--clients", 32);
+		Duration seconds = Duration.ofSeconds(options.number("--seconds", 20));
+		// the JIT needs a minute of this before the services run at their real speed
+		Duration warmup = Duration.ofSeconds(options.number("--warmup", 60));
+		try (BenchStack stack = BenchStack.of("chat", options)
+			.redis()
+			.mariaDb("kindling_matching", "kindling_swipe")
+			.start()) {
+			String secret = "chat-bench-" + UUID.randomUUID() + "-0123456789abcdef";
+			List<String> roomSettings = settings(options, "--kindling.matching.rate-limit.joins-per-minute=0",
+					"--kindling.matching.rate-limit.sessions-per-minute=0",
+					"--kindling.matching.chat.messages-per-second=1000000", "--kindling.matching.chat.burst=1000000");
+			ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
+			ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
+			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
+					settings(options, "--kindling.security.jwt-secret=" + secret));
+			System.out.printf(
+					"chat bench: %d rooms across two instances; %d clients, %d matches each; %d s "
+							+ "measured after %d s of warm-up%n",
+					rooms, clients, MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
+
+			Fanout fanout = Fanout.open(a.port(), b.port(), rooms);
+			Load.closedLoop(rooms, warmup, fanout::roundTrip);
+			Result most = Load.closedLoop(rooms, seconds, fanout::roundTrip);
+			double steadyRate = most.perSecond() / 4;
+			Result steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
+
+			String jdbcUrl = stack.jdbcUrl("kindling_swipe");
+			seedMatches(jdbcUrl, clients);
+			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret);
+			List<Connection> connections = new ArrayList<>();
+			for (int client = 0; client < clients; client++) {
+				connections.add(DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD));
+				connections.get(client).setAutoCommit(false);
+			}
+			Load.Operation raw = (call) -> insertRaw(connections.get(call.index()), call.index());
+			Load.closedLoop(clients, warmup, http);
+			Load.closedLoop(clients, Duration.ofSeconds(5), raw);
+			String load = BenchHost.loadAverage(" ");
+			Result service = Result.NONE;
+			Result database = Result.NONE;
+			for (int slice = 0; slice < 3; slice++) {
+				service = service.plus(Load.closedLoop(clients, seconds.dividedBy(3), http));
+				database = database.plus(Load.closedLoop(clients, seconds.dividedBy(3), raw));
+			}
+
+			double ratio = service.perSecond() / database.perSecond();
+			System.out.printf("%n| figure | value |%n|---|---|%n| room messages a second at most (%d rooms, sent on A, "
+					+ "received on B) | %,.0f/s |%n| fan-out at a quarter of that (%,.0f/s): p50 · p99 · max | %.1f · "
+					+ "%.1f · %.1f ms (target p99 ≤ %.0f ms: %s) |%n| match messages through swipe-service (%d clients) "
+					+ "| %,.0f/s (p99 %.1f ms) |%n| the same rows by raw JDBC (message + outbox row) | %,.0f/s |%n| "
+					+ "ratio | %.2f (target ≥ %.1f: %s) |%n%nerrors: rooms %d + %d, matches %d, raw %d; load average "
+					+ "before the match slices: %s%n", rooms, most.perSecond(), steadyRate, steady.ms(50),
+					steady.ms(99), steady.ms(100), ROOM_P99_TARGET_MS,
+					(steady.ms(99) <= ROOM_P99_TARGET_MS) ? "met" : "not met", clients, service.perSecond(),
+					service.ms(99), database.perSecond(), ratio, MATCH_RATIO_TARGET,
+					(ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", most.errors(), steady.errors(), service.errors(),
+					database.errors(), load);
+		}
+	}
+
+	/** The bench's own settings, quiet logs, then the command line's. */
+	private static List<String> settings(BenchOptions options, String... own) {
+		return Stream.of(List.of(own), List.of("--logging.level.root=WARN"), options.settings())
+			.flatMap(List::stream)
+			.toList();
+	}
+
+	/** The rooms' sockets, and the messages on their way from A to B. */
+	private static final class Fanout {
+
+		private final Map<String, CompletableFuture<Void>> onTheirWay = new ConcurrentHashMap<>();
+
+		private final List<WebSocket> senders = new ArrayList<>();
+
+		private final AtomicLong nextMessage = new AtomicLong();
+
+		static Fanout open(int portA, int portB, int rooms) {
+			Fanout fanout = new Fanout();
+			ServiceClient onA = new ServiceClient(portA, Duration.ofSeconds(10));
+			HttpClient client = HttpClient.newHttpClient();
+			for (int room = 0; room < rooms; room++) {
+				String first = onA.send(Request.of("POST", "/api/sessions")).json().get("token").asString();
+				String second = onA.send(Request.of("POST", "/api/sessions")).json().get("token").asString();
+				onA.send(Request.of("POST", "/api/matching").bearer(first).json("{\"topic_id\":1,\"size\":2}"));
+				long conversation = onA
+					.send(Request.of("POST", "/api/matching").bearer(second).json("{\"topic_id\":1,\"size\":2}"))
+					.json()
+					.get("conversation_id")
+					.asLong();
+				fanout.senders.add(socket(client, portA, conversation, first, new WebSocket.Listener() {
+				}));
+				socket(client, portB, conversation, second, new Receiver(fanout.onTheirWay, new StringBuilder()));
+			}
+			return fanout;
+		}
+
+		private static WebSocket socket(HttpClient client, int port, long conversation, String token,
+				WebSocket.Listener listener) {
+			return client.newWebSocketBuilder()
+				.header("Authorization", "Bearer " + token)
+				.buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws/rooms/" + conversation), listener)
+				.join();
+		}
+
+		/** Sends a message on A and returns once B's socket has it. */
+		void roundTrip(Load.Call call) throws Exception {
+			String id = "m" + this.nextMessage.incrementAndGet();
+			CompletableFuture<Void> received = new CompletableFuture<>();
+			this.onTheirWay.put(id, received);
+			WebSocket sender = this.senders.get(call.index() % this.senders.size());
+			synchronized (sender) {
+				sender
+					.sendText("{\"type\":\"message\",\"text\":\"" + id + "\",\"client_message_id\":\"" + id + "\"}",
+							true)
+					.join();
+			}
+			try {
+				received.get(10, TimeUnit.SECONDS);
+			}
+			finally {
+				this.onTheirWay.remove(id);
+			}
+		}
+
+	}
+
+	/** B's socket of one room: completes each message's wait as it arrives. */
+	private record Receiver(Map<String, CompletableFuture<Void>> onTheirWay,
+			StringBuilder partial) implements WebSocket.Listener {
+
+		@Override
+		public CompletionStage<?> onText(WebSocket socket, CharSequence data, boolean last) {
+			this.partial.append(data);
+			if (last) {
+				JsonNode frame = JSON.readTree(this.partial.toString());
+				this.partial.setLength(0);
+				if (frame.has("text")) {
+					this.onTheirWay.getOrDefault(frame.get("text").asString(), new CompletableFuture<>())
+						.complete(null);
+				}
+			}
+			socket.request(1);
+			return null;
+		}
+
+	}
+
+	/**
+	 * Match {@code i} is users {@code 2i-1} and {@code 2i}; a client's are a hundred in a
+	 * row.
+	 */
+	private static void seedMatches(String jdbcUrl, int clients) throws Exception {
+		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
+				PreparedStatement insert = db.prepareStatement(
+						"INSERT INTO matches (match_id, user_id_1, user_id_2, matched_at) VALUES (?, ?, ?, NOW(6))")) {
+			for (long match = 1; match <= (long) clients * MATCHES_PER_CLIENT; match++) {
+				insert.setLong(1, match);
+				insert.setLong(2, 2 * match - 1);
+				insert.setLong(3, 2 * match);
+				insert.addBatch();
+			}
+			insert.executeBatch();
+		}
+	}
+
+	/**
+	 * A message posted to one of the client's matches, by either of its two people, each
+	 * with the one token a person's app keeps for the hour.
+	 */
+	private static Load.Operation throughTheService(ServiceClient http, String secret) {
+		Map<Long, String> tokens = new ConcurrentHashMap<>();
+		return (call) -> {
+			long match = (long) call.index() * MATCHES_PER_CLIENT
+					+ ThreadLocalRandom.current().nextInt(MATCHES_PER_CLIENT) + 1;
+			Response sent = http.send(Request.of("POST", "/api/matches/" + match + "/messages")
+				.bearer(tokens.computeIfAbsent(2 * match - ThreadLocalRandom.current().nextInt(2),
+						(user) -> Hs256.token(secret, user)))
+				.json("{\"text\":\"" + TEXT + "\",\"client_message_id\":\"" + UUID.randomUUID() + "\"}"));
+			if (sent.status() != 201) {
+				throw new IllegalStateException(sent.status() + " " + sent.body());
+			}
+		};
+	}
+
+	/**
+	 * The rows of a message by raw JDBC: the message and its {@code MESSAGE_SENT} row,
+	 * one transaction, on the client's own connection, in matches of its own.
+	 */
+	private static void insertRaw(Connection db, int client) throws Exception {
+		long match = 1_000_000_000L + ThreadLocalRandom.current().nextInt(MATCHES_PER_CLIENT)
+				+ (long) client * MATCHES_PER_CLIENT;
+		Instant now = Instant.now();
+		BigDecimal at = new BigDecimal(now.getEpochSecond() + "." + String.format("%09d", now.getNano()));
+		try (PreparedStatement message = db.prepareStatement(
+				"INSERT IGNORE INTO messages (match_id, "
+						+ "from_user_id, client_message_id, text, sent_at) VALUES (?, ?, ?, ?, FROM_UNIXTIME(?))",
+				Statement.RETURN_GENERATED_KEYS);
+				PreparedStatement outbox = db.prepareStatement("INSERT INTO message_outbox (event_id, event_type, "
+						+ "event_key, key_hash, payload, created_at) VALUES (?, 'MESSAGE_SENT', ?, ?, ?, FROM_UNIXTIME(?))")) {
+			message.setLong(1, match);
+			message.setLong(2, 2 * match);
+			message.setString(3, UUID.randomUUID().toString());
+			message.setString(4, TEXT);
+			message.setBigDecimal(5, at);
+			message.executeUpdate();
+			long messageId;
+			try (ResultSet keys = message.getGeneratedKeys()) {
+				keys.next();
+				messageId = keys.getLong(1);
+			}
+			String eventId = UUID.nameUUIDFromBytes(("kindling.messages/" + messageId).getBytes()).toString();
+			CRC32 keyHash = new CRC32();
+			keyHash.update(String.valueOf(match).getBytes());
+			outbox.setString(1, eventId);
+			outbox.setString(2, String.valueOf(match));
+			outbox.setLong(3, keyHash.getValue());
+			outbox.setString(4,
+					JSON.writeValueAsString(Map.of("event_id", eventId, "event_type", "MESSAGE_SENT", "match_id", match,
+							"message_id", messageId, "from_user_id", 2 * match, "to_user_id", 2 * match - 1, "sent_at",
+							now.toString())));
+			outbox.setBigDecimal(5, at);
+			outbox.executeUpdate();
+		}
+		db.commit();
+	}
+
+}

@@ -1,0 +1,59 @@
+package io.kindling.redis;
+
+import java.time.Duration;
+import java.util.List;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * {@code scripts/token_bucket.lua}: a rate limit of {@code perSecond} with bursts of up
+ * to {@code burst}, one bucket per key, counted in Redis so that every instance of a
+ * service draws from the same one. Time comes from the caller's clock.
+ */
+public final class TokenBucket {
+
+	private static final LuaScript<Long> SCRIPT = LuaScript.load("token_bucket", Long.class);
+
+	private final StringRedisTemplate redis;
+
+	private final double perSecond;
+
+	private final int burst;
+
+	/**
+	 * @param perSecond tokens the bucket regains each second; more than 0
+	 * @param burst tokens it holds at most, at least 1
+	 */
+	public TokenBucket(StringRedisTemplate redis, double perSecond, int burst) {
+		if (!(perSecond > 0) || burst < 1) {
+			throw new IllegalArgumentException(
+					"a bucket refills (" + perSecond + "/s) and holds a token (" + burst + ")");
+		}
+		this.redis = redis;
+		this.perSecond = perSecond;
+		this.burst = burst;
+	}
+
+	/** Takes a token from the key's bucket, if it has one. */
+	public Taken take(String key, long nowMillis) {
+		Long wait = SCRIPT.run(this.redis, List.of(key), String.valueOf(nowMillis), String.valueOf(this.perSecond),
+				String.valueOf(this.burst));
+		return (wait == null || wait <= 0) ? Taken.TAKEN : new Taken(false, Duration.ofMillis(wait));
+	}
+
+	/**
+	 * @param taken whether a token was taken
+	 * @param retryAfter when not, how long until the bucket has one
+	 */
+	public record Taken(boolean taken, Duration retryAfter) {
+
+		static final Taken TAKEN = new Taken(true, Duration.ZERO);
+
+		/** Whole seconds, at least one, as {@code Retry-After} wants them. */
+		public long retryAfterSeconds() {
+			return Math.max(1, (this.retryAfter.toMillis() + 999) / 1000);
+		}
+
+	}
+
+}

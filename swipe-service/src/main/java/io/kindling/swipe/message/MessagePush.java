@@ -1,0 +1,54 @@
+package io.kindling.swipe.message;
+
+import java.util.List;
+
+import io.kindling.swipe.match.MatchMessage;
+import io.kindling.swipe.match.MatchRef;
+import io.kindling.swipe.push.UserEvent;
+import io.kindling.swipe.push.UserEvents;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Tells both people of a match, on every stream each has open ({@code GET /api/events},
+ * the sender's other devices included), of a new message and of a moved read mark, once
+ * the transaction that stored it commits.
+ */
+@Component
+class MessagePush {
+
+	static final String MESSAGE_CREATED = "message_created";
+
+	static final String MESSAGE_READ = "message_read";
+
+	private final UserEvents events;
+
+	MessagePush(UserEvents events) {
+		this.events = events;
+	}
+
+	/**
+	 * {@code message_created} with the message, as {@code POST …/messages} answered it.
+	 */
+	void created(MatchMessage message, MatchRef match) {
+		toBoth(match, MESSAGE_CREATED, message);
+	}
+
+	/**
+	 * {@code message_read}: the other person sees that their messages were read, the
+	 * reader's other devices that they need not show them as unread.
+	 */
+	void read(MatchRef match, long readerUserId, long messageId) {
+		toBoth(match, MESSAGE_READ, new MessageRead(match.matchId(), readerUserId, messageId));
+	}
+
+	private void toBoth(MatchRef match, String type, Object data) {
+		this.events.sendAfterCommit(
+				List.of(new UserEvent(match.userId1(), type, data), new UserEvent(match.userId2(), type, data)));
+	}
+
+	record MessageRead(long matchId, long readerUserId, long messageId) {
+
+	}
+
+}

@@ -1,0 +1,337 @@
+package io.kindling.swipe.message;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Request;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServerSentEvent;
+import io.kindling.swipe.TestTokens;
+import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.swipe.SwipeTestBase;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A match's messages through the API, on the real MariaDB and Redis: each stored once
+ * with its text-free {@code MESSAGE_SENT} row, pushed to both people's streams, paged
+ * newest first, read marks and unread counts, and the thread gone for both once the match
+ * ends.
+ */
+class MessageIT extends SwipeTestBase {
+
+	@Autowired
+	JsonMapper json;
+
+	@Autowired
+	MatchStore matches;
+
+	@Autowired
+	TransactionTemplate transactions;
+
+	@Test
+	void aMessageIsStoredOnceWithItsEventAndARetryGetsTheSameAnswer() {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+
+		Response sent = send(ana, matchId, "hello \uD83D\uDD25\nhow are you?", "m-1");
+		assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+		JsonNode message = sent.json();
+		assertThat(message.propertyNames()).containsExactlyInAnyOrder("message_id", "match_id", "from_user_id", "text",
+				"client_message_id", "sent_at");
+		assertThat(message.get("match_id").asLong()).isEqualTo(matchId);
+		assertThat(message.get("from_user_id").asLong()).isEqualTo(ana);
+		assertThat(message.get("text").asString()).isEqualTo("hello \uD83D\uDD25\nhow are you?");
+		assertThat(message.get("client_message_id").asString()).isEqualTo("m-1");
+		long messageId = message.get("message_id").asLong();
+
+		// a retry: the same bytes, nothing stored twice
+		Response again = send(ana, matchId, "hello \uD83D\uDD25\nhow are you?", "m-1");
+		assertThat(again.status()).isEqualTo(200);
+		assertThat(again.body()).isEqualTo(sent.body());
+		// the same id with other text is a mistake, and changes nothing
+		Response other = send(ana, matchId, "something else", "m-1");
+		assertProblem(other, 409, "client-message-id-reused");
+		// the id is the sender's: Ben may use it too
+		assertThat(send(ben, matchId, "hi!", "m-1").status()).isEqualTo(201);
+
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isEqualTo(2);
+		List<Map<String, Object>> events = this.jdbc
+			.sql("SELECT event_type, event_key, payload FROM message_outbox WHERE event_key = ? ORDER BY id")
+			.param(String.valueOf(matchId))
+			.query()
+			.listOfRows();
+		assertThat(events).hasSize(2);
+		assertThat(events.get(0)).containsEntry("event_type", "MESSAGE_SENT");
+		JsonNode payload = this.json.readTree((String) events.get(0).get("payload"));
+		assertThat(payload.propertyNames()).containsExactlyInAnyOrder("event_id", "event_type", "match_id",
+				"message_id", "from_user_id", "to_user_id", "sent_at");
+		assertThat(payload.get("message_id").asLong()).isEqualTo(messageId);
+		assertThat(payload.get("from_user_id").asLong()).isEqualTo(ana);
+		assertThat(payload.get("to_user_id").asLong()).isEqualTo(ben);
+		assertThat(payload.get("sent_at").asString()).isEqualTo(message.get("sent_at").asString());
+		assertThat((String) events.get(0).get("payload")).doesNotContain("hello");
+	}
+
+	@Test
+	void aBadMessageIsRefusedAndStoresNothing() {
+		long ana = newUser();
+		long matchId = match(ana, newUser());
+		String fire = "\uD83D\uDD25";
+		assertThat(send(ana, matchId, fire.repeat(2000), "long-enough").status()).isEqualTo(201);
+		assertProblem(send(ana, matchId, fire.repeat(2001), "too-long"), 400, "bad-message");
+		assertProblem(send(ana, matchId, "", "empty"), 400, "bad-message");
+		assertProblem(send(ana, matchId, " \n ", "blank"), 400, "bad-message");
+		assertProblem(send(ana, matchId, "tab\there", "control"), 400, "bad-message");
+		assertProblem(post(ana, matchId, "{\"text\":\"lone \\ud800\",\"client_message_id\":\"lone\"}"), 400,
+				"bad-message");
+		assertProblem(post(ana, matchId, "{\"text\":\"no id\"}"), 400, "bad-message");
+		assertProblem(send(ana, matchId, "spaced id", "has space"), 400, "bad-message");
+		assertProblem(send(ana, matchId, "long id", "x".repeat(65)), 400, "bad-message");
+		assertProblem(post(ana, matchId, "{\"client_message_id\":\"no-text\"}"), 400, "bad-message");
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isOne();
+	}
+
+	@Test
+	void onlyTheTwoPeopleOfALiveMatchSeeItsThreadAndAnUnmatchEndsItForBoth() {
+		long ana = newUser();
+		long ben = newUser();
+		long cleo = newUser();
+		long matchId = match(ana, ben);
+		assertThat(send(ana, matchId, "hi", "a1").status()).isEqualTo(201);
+		long messageId = page(ben, matchId, "").get("messages").get(0).get("message_id").asLong();
+
+		assertProblem(send(cleo, matchId, "let me in", "c1"), 404, "no-such-match");
+		assertProblem(this.api.get("/api/matches/" + matchId + "/messages", cleo), 404, "no-such-match");
+		assertProblem(read(cleo, matchId, messageId), 404, "no-such-match");
+		assertProblem(send(ana, 9_000_000_000_000L, "nobody", "n1"), 404, "no-such-match");
+
+		assertThat(this.api.delete("/api/matches/" + matchId, ben).status()).isEqualTo(204);
+		for (long user : List.of(ana, ben)) {
+			assertProblem(send(user, matchId, "still there?", "after-" + user), 404, "no-such-match");
+			assertProblem(this.api.get("/api/matches/" + matchId + "/messages", user), 404, "no-such-match");
+			assertProblem(read(user, matchId, messageId), 404, "no-such-match");
+		}
+		// a retry of a message sent before the end is refused too: the thread is gone
+		assertProblem(send(ana, matchId, "hi", "a1"), 404, "no-such-match");
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isOne();
+	}
+
+	@Test
+	void aBlockEndsTheThreadForBoth() {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+		assertThat(send(ben, matchId, "hey", "b1").status()).isEqualTo(201);
+		assertThat(this.api.block(ana, ben).status()).isEqualTo(201);
+		assertProblem(send(ben, matchId, "hello?", "b2"), 404, "no-such-match");
+		assertProblem(this.api.get("/api/matches/" + matchId + "/messages", ana), 404, "no-such-match");
+	}
+
+	@Test
+	void messagesArePagedNewestFirstWithoutGapsOrRepeats() {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+		for (int i = 0; i < 7; i++) {
+			assertThat(send((i % 2 == 0) ? ana : ben, matchId, "message " + i, "p" + i).status()).isEqualTo(201);
+		}
+		List<String> texts = new ArrayList<>();
+		String cursor = "";
+		int pages = 0;
+		do {
+			JsonNode page = page(ben, matchId, "?limit=3" + (cursor.isEmpty() ? "" : "&cursor=" + cursor));
+			page.get("messages").forEach((message) -> texts.add(message.get("text").asString()));
+			cursor = page.get("next_cursor").isNull() ? "" : page.get("next_cursor").asString();
+			pages++;
+		}
+		while (!cursor.isEmpty());
+		assertThat(pages).isEqualTo(3);
+		assertThat(texts).containsExactly("message 6", "message 5", "message 4", "message 3", "message 2", "message 1",
+				"message 0");
+		assertProblem(this.api.get("/api/matches/" + matchId + "/messages?cursor=bogus", ana), 400, "bad-cursor");
+		assertThat(this.api.get("/api/matches/" + matchId + "/messages?limit=101", ana).status()).isEqualTo(400);
+	}
+
+	@Test
+	void theListOfMatchesShowsEachThreadsLastMessageAndUnreadCountUntilRead() {
+		long ana = newUser();
+		long ben = newUser();
+		long cleo = newUser();
+		long withBen = match(ana, ben);
+		long withCleo = match(cleo, ana);
+		assertThat(send(ben, withBen, "one", "b1").status()).isEqualTo(201);
+		assertThat(send(ben, withBen, "two", "b2").status()).isEqualTo(201);
+		JsonNode three = send(ben, withBen, "three", "b3").json();
+		assertThat(send(ana, withBen, "my own", "a1").status()).isEqualTo(201);
+
+		Map<Long, JsonNode> listed = listed(ana);
+		assertThat(listed.get(withBen).get("last_message").get("text").asString()).isEqualTo("my own");
+		assertThat(listed.get(withBen).get("unread_count").asLong()).isEqualTo(3);
+		assertThat(listed.get(withCleo).get("last_message").isNull()).isTrue();
+		assertThat(listed.get(withCleo).get("unread_count").asLong()).isZero();
+		assertThat(listed(ben).get(withBen).get("unread_count").asLong()).isOne();
+
+		long second = page(ana, withBen, "").get("messages").get(2).get("message_id").asLong();
+		assertThat(read(ana, withBen, second).status()).isEqualTo(204);
+		assertThat(listed(ana).get(withBen).get("unread_count").asLong()).isOne();
+		assertThat(read(ana, withBen, three.get("message_id").asLong()).status()).isEqualTo(204);
+		assertThat(listed(ana).get(withBen).get("unread_count").asLong()).isZero();
+		// a mark never moves back
+		long first = page(ana, withBen, "").get("messages").get(3).get("message_id").asLong();
+		assertThat(read(ana, withBen, first).status()).isEqualTo(204);
+		assertThat(listed(ana).get(withBen).get("unread_count").asLong()).isZero();
+		assertThat(listed(ben).get(withBen).get("unread_count").asLong()).isOne();
+
+		// a message of another match is not one of this thread
+		long cleos = send(cleo, withCleo, "psst", "c1").json().get("message_id").asLong();
+		assertProblem(read(ana, withBen, cleos), 404, "no-such-message");
+		assertThat(this.api.post("/api/matches/" + withBen + "/read", ana, "{}").status()).isEqualTo(400);
+	}
+
+	@Test
+	void bothPeoplesStreamsHearOfAMessageTheSendersOtherDeviceTooAndOfItsReading() throws Exception {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+		EventStream anasPhone = open(ana);
+		EventStream anasLaptop = open(ana);
+		EventStream bens = open(ben);
+
+		Response sent = send(ana, matchId, "are you there?", "q1");
+		for (EventStream stream : List.of(anasPhone, anasLaptop, bens)) {
+			ServerSentEvent created = stream.nextEvent("message_created");
+			assertThat(this.json.readTree(created.data())).isEqualTo(sent.json());
+		}
+		assertThat(read(ben, matchId, sent.json().get("message_id").asLong()).status()).isEqualTo(204);
+		for (EventStream stream : List.of(anasPhone, anasLaptop, bens)) {
+			JsonNode read = this.json.readTree(stream.nextEvent("message_read").data());
+			assertThat(read.propertyNames()).containsExactlyInAnyOrder("match_id", "reader_user_id", "message_id");
+			assertThat(read.get("match_id").asLong()).isEqualTo(matchId);
+			assertThat(read.get("reader_user_id").asLong()).isEqualTo(ben);
+			assertThat(read.get("message_id").asLong()).isEqualTo(sent.json().get("message_id").asLong());
+		}
+		// a retry and a read that moves nothing tell nobody
+		assertThat(send(ana, matchId, "are you there?", "q1").status()).isEqualTo(200);
+		assertThat(read(ben, matchId, sent.json().get("message_id").asLong()).status()).isEqualTo(204);
+		bens.assertNoEventWithin(Duration.ofSeconds(1));
+		anasPhone.assertNoEventWithin(Duration.ZERO);
+		for (EventStream stream : List.of(anasPhone, anasLaptop, bens)) {
+			stream.close();
+		}
+	}
+
+	@Test
+	void theSameMessageSentAtOnceFromManyDevicesIsStoredOnce() throws Exception {
+		long ana = newUser();
+		long matchId = match(ana, newUser());
+		int devices = 8;
+		CountDownLatch go = new CountDownLatch(1);
+		List<Future<Response>> answers = new ArrayList<>();
+		try (ExecutorService executor = Executors.newFixedThreadPool(devices)) {
+			for (int i = 0; i < devices; i++) {
+				answers.add(executor.submit(() -> {
+					go.await();
+					return send(ana, matchId, "only once", "same-id");
+				}));
+			}
+			go.countDown();
+			List<Integer> statuses = new ArrayList<>();
+			String body = null;
+			for (Future<Response> answer : answers) {
+				Response response = answer.get(60, TimeUnit.SECONDS);
+				statuses.add(response.status());
+				if (body == null) {
+					body = response.body();
+				}
+				assertThat(response.body()).isEqualTo(body);
+			}
+			assertThat(statuses).containsOnlyOnce(201).containsOnly(201, 200);
+		}
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isOne();
+		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(matchId))).isOne();
+	}
+
+	@Test
+	void aSenderPastTheRateGetsTooManyRequestsUntilATokenIsBack() {
+		long ana = newUser();
+		long matchId = match(ana, newUser());
+		// Ana's bucket as another instance left it: empty, and refilled up to a minute
+		// from now
+		long later = this.clock.millis() + 60_000;
+		this.redis.opsForHash().putAll(MessageRateLimit.key(ana), Map.of("tokens", "0", "at", String.valueOf(later)));
+		Response refused = send(ana, matchId, "too fast", "r1");
+		assertProblem(refused, 429, "rate-limited");
+		assertThat(refused.header("Retry-After")).hasValue("1");
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isZero();
+
+		this.clock.advance(Duration.ofMillis(60_000 + 500));
+		assertThat(send(ana, matchId, "now then", "r1").status()).isEqualTo(201);
+	}
+
+	private long match(long one, long other) {
+		return this.transactions
+			.execute((status) -> this.matches.createIfAbsent(one, other, this.clock.instant()).match().matchId());
+	}
+
+	private Response send(long userId, long matchId, String text, String clientMessageId) {
+		return post(userId, matchId,
+				this.json.writeValueAsString(Map.of("text", text, "client_message_id", clientMessageId)));
+	}
+
+	private Response post(long userId, long matchId, String body) {
+		return this.api.post("/api/matches/" + matchId + "/messages", userId, body);
+	}
+
+	private Response read(long userId, long matchId, long messageId) {
+		return this.api.post("/api/matches/" + matchId + "/read", userId, "{\"message_id\":" + messageId + "}");
+	}
+
+	private JsonNode page(long userId, long matchId, String query) {
+		Response page = this.api.get("/api/matches/" + matchId + "/messages" + query, userId);
+		assertThat(page.status()).as(page.body()).isEqualTo(200);
+		return page.json();
+	}
+
+	private Map<Long, JsonNode> listed(long userId) {
+		Response list = this.api.get("/api/matches", userId);
+		assertThat(list.status()).as(list.body()).isEqualTo(200);
+		Map<Long, JsonNode> byMatch = new java.util.HashMap<>();
+		list.json().get("matches").forEach((match) -> byMatch.put(match.get("match_id").asLong(), match));
+		return byMatch;
+	}
+
+	private EventStream open(long userId) throws InterruptedException {
+		EventStream stream = this.api.http()
+			.events(Request.get("/api/events").bearer(TestTokens.forUser(userId)))
+			.awaitFirstLine(":subscribed");
+		stream.nextEvent("position");
+		return stream;
+	}
+
+	private long count(String sql, Object param) {
+		return this.jdbc.sql(sql).param(param).query(Long.class).single();
+	}
+
+	private void assertProblem(Response response, int status, String type) {
+		assertThat(response.status()).as(response.body()).isEqualTo(status);
+		assertThat(response.header("Content-Type").orElse("")).startsWith("application/problem+json");
+		assertThat(response.json().get("type").asString()).isEqualTo("https://kindling.io/problems/" + type);
+	}
+
+}
