@@ -54,6 +54,8 @@ public final class BenchStack implements AutoCloseable {
 	 */
 	private final String secret = Hs256.newSecret();
 
+	private final String metricsToken = Hs256.newSecret();
+
 	private final Map<Long, String> tokens = new ConcurrentHashMap<>();
 
 	private @Nullable Connection monitor;
@@ -128,6 +130,11 @@ public final class BenchStack implements AutoCloseable {
 		return this.secret;
 	}
 
+	/** The token the stack's services' {@code /actuator/prometheus} takes. */
+	public String metricsToken() {
+		return this.metricsToken;
+	}
+
 	/** A token for {@code userId} that the stack's services accept, signed once. */
 	public String token(long userId) {
 		return this.tokens.computeIfAbsent(userId, (user) -> Hs256.token(this.secret, user));
@@ -154,14 +161,16 @@ public final class BenchStack implements AutoCloseable {
 
 	/**
 	 * Starts {@code <module>/target/<module>.jar} on a free port with the stack's
-	 * connection settings and secret, quiet logs, {@code settings}, and then the settings
-	 * of the bench's command line (a later one replaces an earlier one of the same name),
-	 * its output in {@code log} under the work directory; waits until it is healthy.
+	 * connection settings, secret and metrics token, quiet logs, {@code settings}, and
+	 * then the settings of the bench's command line (a later one replaces an earlier one
+	 * of the same name), its output in {@code log} under the work directory; waits until
+	 * it is healthy.
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
 		all.add("--kindling.security.jwt-secret=" + this.secret);
+		all.add("--kindling.web.metrics-token=" + this.metricsToken);
 		all.add("--logging.level.root=WARN");
 		all.addAll(settings);
 		all.addAll(this.options.settings());

@@ -211,11 +211,11 @@ public final class OverloadBench {
 			CpuTime before = stack.cpu();
 			Load.Result result = driver.drive(operation(refused));
 			CpuTime cpu = stack.cpu().minus(before);
-			return new Phase(name, offered, result, refused.getIntervalHistogram(), cpu, limit(http));
+			return new Phase(name, offered, result, refused.getIntervalHistogram(), cpu, limit(stack, http));
 		}
 
-		private static String limit(ServiceClient http) {
-			Matcher value = LIMIT.matcher(http.get("/actuator/prometheus", null).body());
+		private static String limit(BenchStack stack, ServiceClient http) {
+			Matcher value = LIMIT.matcher(http.get("/actuator/prometheus", stack.metricsToken()).body());
 			return value.find() ? "%.0f".formatted(Double.parseDouble(value.group(1))) : "?";
 		}
 

@@ -65,7 +65,7 @@ public final class RelayBench {
 					"--management.endpoints.web.exposure.include=health,configprops",
 					"--management.endpoint.configprops.show-values=always"));
 			ServiceJar relay = stack.startService("outbox-relay", "1g", "outbox-relay.log", settings);
-			RelaySettings relaySettings = RelaySettings.of(new ServiceClient(relay.port()));
+			RelaySettings relaySettings = RelaySettings.of(new ServiceClient(relay.port()), stack.metricsToken());
 			// CPU each process spent on the drain: the relay, MariaDB, the Kafka broker,
 			// this JVM (reading the topic's end offsets)
 			CpuTime beforeDrain = stack.cpu();

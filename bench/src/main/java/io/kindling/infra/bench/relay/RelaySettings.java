@@ -20,8 +20,8 @@ record RelaySettings(int batchSize, int workersPerSource, Duration maxInterval) 
 
 	private static final String PREFIX = "kindling.relay";
 
-	static RelaySettings of(ServiceClient relay) {
-		Response response = relay.get("/actuator/configprops/" + PREFIX, null);
+	static RelaySettings of(ServiceClient relay, String metricsToken) {
+		Response response = relay.get("/actuator/configprops/" + PREFIX, metricsToken);
 		if (response.status() != 200) {
 			throw new IllegalStateException("the relay's configprops answered " + response.status());
 		}
