@@ -35,7 +35,7 @@ public final class StackBench {
 	private static final Set<String> STARTED = Set.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
 			"mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "matching-service-1",
 			"matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer",
-			"web-client");
+			"web-client", "prometheus");
 
 	private final ClusterStack stack;
 
@@ -85,7 +85,7 @@ public final class StackBench {
 				return false;
 			}
 			check(pids.keySet().equals(STARTED),
-					"20 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client): %s",
+					"21 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client, Prometheus): %s",
 					new TreeSet<>(pids.keySet()));
 			drill();
 		}
