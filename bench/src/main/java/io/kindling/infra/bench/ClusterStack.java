@@ -1,6 +1,8 @@
 package io.kindling.infra.bench;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,11 +16,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import io.kindling.infra.servers.FreePorts;
+import org.jspecify.annotations.Nullable;
 
 /**
  * {@code ./kindling up --cluster} as a user runs it, on ports and in a state directory of
  * its own, for the drills that start, kill and stop the cluster stack's processes
- * ({@code bench stack}, {@code bench chaos}): the script's commands, and its pid files.
+ * ({@code bench stack}, {@code bench chaos}): the script's commands, and what it leaves
+ * on the machine: its secrets, pid files and logs, and the processes that name its state
+ * directory.
  */
 public final class ClusterStack {
 
@@ -27,6 +32,8 @@ public final class ClusterStack {
 	private final Path state;
 
 	private final Ports ports;
+
+	private volatile @Nullable String jwtSecret;
 
 	/**
 	 * A new state directory under {@code parent} (under /var/tmp: MariaDB, run as the
@@ -46,15 +53,28 @@ public final class ClusterStack {
 		return this.ports;
 	}
 
-	/** The JWT secret the stack's services check tokens with. */
+	/**
+	 * The JWT secret the stack's services check tokens with: the one
+	 * {@code ./kindling up} made in the state directory, as for a user's stack.
+	 */
 	public String jwtSecret() {
-		return this.ports.environment(this.state).get("KINDLING_JWT_SECRET");
+		String secret = this.jwtSecret;
+		if (secret == null) {
+			try {
+				secret = Files.readString(this.state.resolve("jwt-secret")).strip();
+			}
+			catch (IOException ex) {
+				throw new UncheckedIOException("no JWT secret yet: ./kindling up makes it", ex);
+			}
+			this.jwtSecret = secret;
+		}
+		return secret;
 	}
 
 	/**
 	 * Runs {@code ./kindling <args>} with the stack's environment, its output appended to
-	 * a log in the state directory (the last lines printed when it fails); its exit code,
-	 * or -1 when it did not end in time.
+	 * {@code drill-<command>.log} in the state directory (the last 20 lines printed when
+	 * it fails); its exit code, or -1 when it did not end in time.
 	 */
 	public int kindling(Duration timeout, String... args) throws IOException, InterruptedException {
 		List<String> command = new ArrayList<>(List.of(this.root.resolve("kindling").toString()));
@@ -96,11 +116,41 @@ public final class ClusterStack {
 		return Long.parseLong(Files.readString(this.state.resolve("run/" + name + ".pid")).strip());
 	}
 
+	/** A process's log, as the script keeps it. */
+	public String log(String name) throws IOException {
+		return Files.readString(this.state.resolve("logs/" + name + ".log"));
+	}
+
+	/** The processes, but this one, whose command line names the state dir. */
+	public List<String> processesNamingTheState() throws IOException {
+		List<String> naming = new ArrayList<>();
+		long self = ProcessHandle.current().pid();
+		try (Stream<Path> processes = Files.list(Path.of("/proc"))) {
+			for (Path dir : processes.filter((path) -> path.getFileName().toString().matches("\\d+")).toList()) {
+				String commandLine = commandLine(dir);
+				if (commandLine.contains(this.state.toString()) && !dir.getFileName().toString().equals("" + self)) {
+					naming.add(dir.getFileName() + " " + commandLine.substring(0, Math.min(120, commandLine.length())));
+				}
+			}
+		}
+		return naming;
+	}
+
+	private static String commandLine(Path dir) {
+		try {
+			return new String(Files.readAllBytes(dir.resolve("cmdline")), StandardCharsets.UTF_8).replace('\0', ' ');
+		}
+		catch (IOException ex) {
+			return "";
+		}
+	}
+
 	/**
-	 * The drill's ports, all from one base: six Redis nodes (and their buses at +10000),
+	 * The stack's ports, all from one base: six Redis nodes (and their buses at +10000),
 	 * the database's balancer port (its three Galera nodes at +100, +200 and +300, each
-	 * with the three ports above it), three Kafka nodes with their controllers, and the
-	 * three services' balancer ports (their instances at +100 and +200).
+	 * with three ports above it), three Kafka nodes with their controllers, the three
+	 * services' balancer ports (their instances at +100 and +200), the web client's and
+	 * Prometheus's.
 	 */
 	public record Ports(int base) {
 
@@ -108,14 +158,13 @@ public final class ClusterStack {
 			SplittableRandom random = new SplittableRandom();
 			for (int attempt = 0; attempt < 50; attempt++) {
 				// below Linux's ephemeral range (32768 up), where an outgoing connection
-				// can
-				// take a port between the check and the bind
+				// can take a port between the check and the bind
 				Ports ports = new Ports(20_000 + 10 * random.nextInt(270));
 				if (ports.all().stream().noneMatch(FreePorts::isOpen)) {
 					return ports;
 				}
 			}
-			throw new IllegalStateException("no free block of ports for the drill");
+			throw new IllegalStateException("no free block of ports for the cluster stack");
 		}
 
 		public int redis() {
@@ -142,6 +191,17 @@ public final class ClusterStack {
 			return this.base + 22;
 		}
 
+		/** The web client's: left at its default, it met whatever else ran on 8080. */
+		public int web() {
+			return this.base + 23;
+		}
+
+		/** Prometheus's, for the same reason (its default is 9090). */
+		public int prometheus() {
+			return this.base + 24;
+		}
+
+		/** Every port the stack listens on. */
 		public List<Integer> all() {
 			List<Integer> ports = new ArrayList<>();
 			for (int i = 0; i < 6; i++) {
@@ -149,6 +209,8 @@ public final class ClusterStack {
 				ports.add(redis() + i + 10_000);
 			}
 			ports.add(db());
+			// the three Galera nodes behind the database's balancer port, each with its
+			// group communication, IST and SST ports above it
 			for (int node = 1; node <= 3; node++) {
 				for (int i = 0; i < 4; i++) {
 					ports.add(db() + 100 * node + i);
@@ -160,6 +222,8 @@ public final class ClusterStack {
 			for (int service : List.of(matching(), swipe(), relay())) {
 				ports.addAll(List.of(service, service + 100, service + 200));
 			}
+			ports.add(web());
+			ports.add(prometheus());
 			return ports;
 		}
 
@@ -173,7 +237,8 @@ public final class ClusterStack {
 			environment.put("KINDLING_MATCHING_PORT", String.valueOf(matching()));
 			environment.put("KINDLING_SWIPE_PORT", String.valueOf(swipe()));
 			environment.put("KINDLING_RELAY_PORT", String.valueOf(relay()));
-			environment.put("KINDLING_JWT_SECRET", "kindling-stack-drill-secret-" + state.getFileName());
+			environment.put("KINDLING_WEB_PORT", String.valueOf(web()));
+			environment.put("KINDLING_PROMETHEUS_PORT", String.valueOf(prometheus()));
 			return environment;
 		}
 

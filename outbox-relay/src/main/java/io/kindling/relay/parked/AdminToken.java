@@ -1,15 +1,14 @@
 package io.kindling.relay.parked;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
 import io.kindling.relay.RelayProperties;
+import io.kindling.support.web.BearerToken;
 import io.kindling.support.web.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
@@ -24,10 +23,13 @@ class AdminToken implements WebMvcConfigurer, HandlerInterceptor {
 
 	static final String HEADER = "X-Admin-Token";
 
-	private final byte[] token;
+	private final BearerToken token;
 
 	AdminToken(RelayProperties properties) {
-		this.token = properties.adminToken().getBytes(StandardCharsets.UTF_8);
+		this.token = new BearerToken(properties.adminToken(),
+				new BearerToken.Refusals("the admin API is off: no kindling.relay.admin-token is set",
+						"send the admin token as 'Authorization: Bearer <token>' or " + HEADER,
+						"the admin token is not right"));
 	}
 
 	@Override
@@ -37,17 +39,9 @@ class AdminToken implements WebMvcConfigurer, HandlerInterceptor {
 
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		if (this.token.length == 0) {
-			throw ProblemType.UNAUTHENTICATED.refused("the admin API is off: no kindling.relay.admin-token is set");
-		}
-		String presented = presented(request);
-		if (presented == null) {
-			throw ProblemType.UNAUTHENTICATED
-				.refused("send the admin token as 'Authorization: Bearer <token>' or " + HEADER);
-		}
-		// Constant time: the comparison must not tell how much of a guess was right.
-		if (!MessageDigest.isEqual(this.token, presented.getBytes(StandardCharsets.UTF_8))) {
-			throw ProblemType.UNAUTHENTICATED.refused("the admin token is not right");
+		String refusal = this.token.refusalOf(presented(request));
+		if (refusal != null) {
+			throw ProblemType.UNAUTHENTICATED.refused(refusal);
 		}
 		return true;
 	}
@@ -57,11 +51,7 @@ class AdminToken implements WebMvcConfigurer, HandlerInterceptor {
 		if (header != null && !header.isBlank()) {
 			return header.strip();
 		}
-		String authorization = request.getHeader("Authorization");
-		if (authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
-			return authorization.substring(7).strip();
-		}
-		return null;
+		return BearerToken.presented(request.getHeader(HttpHeaders.AUTHORIZATION));
 	}
 
 }

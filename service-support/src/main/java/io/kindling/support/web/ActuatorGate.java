@@ -1,18 +1,14 @@
 package io.kindling.support.web;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.Set;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
@@ -30,14 +26,15 @@ final class ActuatorGate extends OncePerRequestFilter {
 	private static final Set<String> OPEN = Set.of(ACTUATOR + "/health", ACTUATOR + "/health/liveness",
 			ACTUATOR + "/health/readiness");
 
-	private static final String BEARER = "Bearer ";
-
-	private final byte[] token;
+	private final BearerToken token;
 
 	private final JsonMapper json;
 
 	ActuatorGate(String token, JsonMapper json) {
-		this.token = token.getBytes(StandardCharsets.UTF_8);
+		this.token = new BearerToken(token,
+				new BearerToken.Refusals(
+						"the actuator's endpoints other than health are off: no kindling.web.metrics-token is set",
+						"send the metrics token as 'Authorization: Bearer <token>'", "the metrics token is not right"));
 		this.json = json;
 	}
 
@@ -53,25 +50,12 @@ final class ActuatorGate extends OncePerRequestFilter {
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		String refusal = refusal(request.getHeader(HttpHeaders.AUTHORIZATION));
+		String refusal = this.token.refusal(request);
 		if (refusal != null) {
 			Problems.write(response, this.json, ProblemType.UNAUTHENTICATED.refused(refusal));
 			return;
 		}
 		chain.doFilter(request, response);
-	}
-
-	private @Nullable String refusal(@Nullable String authorization) {
-		if (this.token.length == 0) {
-			return "the actuator's endpoints other than health are off: no kindling.web.metrics-token is set";
-		}
-		if (authorization == null || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			return "send the metrics token as 'Authorization: Bearer <token>'";
-		}
-		byte[] presented = authorization.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
-		// constant time in the presented token: the answer must not tell how much of a
-		// guess was right
-		return MessageDigest.isEqual(this.token, presented) ? null : "the metrics token is not right";
 	}
 
 }

@@ -1,8 +1,6 @@
 package io.kindling.swipe.security;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
 
 import jakarta.servlet.FilterChain;
@@ -10,7 +8,8 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.http.HttpHeaders;
+import io.kindling.support.web.BearerToken;
+
 import org.springframework.security.authentication.BadCredentialsException;
 import org.springframework.security.authentication.UsernamePasswordAuthenticationToken;
 import org.springframework.security.core.context.SecurityContext;
@@ -27,9 +26,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 final class AdminTokenFilter extends OncePerRequestFilter {
 
-	private static final String BEARER = "Bearer ";
-
-	private final byte[] token;
+	private final BearerToken token;
 
 	private final Operator operator;
 
@@ -38,15 +35,17 @@ final class AdminTokenFilter extends OncePerRequestFilter {
 	private final SecurityContextHolderStrategy contexts = SecurityContextHolder.getContextHolderStrategy();
 
 	AdminTokenFilter(String token, AuthenticationEntryPoint refused) {
-		this.token = token.getBytes(StandardCharsets.UTF_8);
-		this.operator = Operator.holding(this.token);
+		this.token = new BearerToken(token,
+				new BearerToken.Refusals("The admin API is off: no kindling.swipe.admin-token is set.",
+						"Send the admin token as 'Authorization: Bearer <token>'.", "The admin token is not right."));
+		this.operator = Operator.holding(token);
 		this.refused = refused;
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		String refusal = refusal(request.getHeader(HttpHeaders.AUTHORIZATION));
+		String refusal = this.token.refusal(request);
 		if (refusal != null) {
 			this.contexts.clearContext();
 			this.refused.commence(request, response, new BadCredentialsException(refusal));
@@ -56,22 +55,6 @@ final class AdminTokenFilter extends OncePerRequestFilter {
 		context.setAuthentication(UsernamePasswordAuthenticationToken.authenticated(this.operator, null, List.of()));
 		this.contexts.setContext(context);
 		chain.doFilter(request, response);
-	}
-
-	private String refusal(String header) {
-		if (this.token.length == 0) {
-			return "The admin API is off: no kindling.swipe.admin-token is set.";
-		}
-		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
-			return "Send the admin token as 'Authorization: Bearer <token>'.";
-		}
-		byte[] presented = header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8);
-		// constant time in the presented token: the answer must not tell how much of a
-		// guess was right
-		if (!MessageDigest.isEqual(this.token, presented)) {
-			return "The admin token is not right.";
-		}
-		return null;
 	}
 
 }

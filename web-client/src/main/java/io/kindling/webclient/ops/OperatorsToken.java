@@ -1,15 +1,11 @@
 package io.kindling.webclient.ops;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import io.kindling.support.web.ProblemType;
+import io.kindling.support.web.BearerToken;
 import io.kindling.webclient.WebClientProperties;
 
 import org.springframework.context.annotation.Configuration;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
@@ -24,12 +20,12 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class OperatorsToken implements WebMvcConfigurer, HandlerInterceptor {
 
-	private static final String BEARER = "Bearer ";
-
-	private final byte[] token;
+	private final BearerToken token;
 
 	OperatorsToken(WebClientProperties properties) {
-		this.token = properties.adminToken().getBytes(StandardCharsets.UTF_8);
+		String send = "send the operators' token as 'Authorization: Bearer <token>'";
+		this.token = new BearerToken(properties.adminToken(), new BearerToken.Refusals(
+				"the console's API is off: no kindling.web-client.admin-token is set", send, send));
 	}
 
 	@Override
@@ -44,15 +40,7 @@ class OperatorsToken implements WebMvcConfigurer, HandlerInterceptor {
 
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		String header = request.getHeader(HttpHeaders.AUTHORIZATION);
-		if (this.token.length == 0) {
-			throw ProblemType.UNAUTHENTICATED
-				.refused("the console's API is off: no kindling.web-client.admin-token is set");
-		}
-		if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length()) || !MessageDigest
-			.isEqual(this.token, header.substring(BEARER.length()).strip().getBytes(StandardCharsets.UTF_8))) {
-			throw ProblemType.UNAUTHENTICATED.refused("send the operators' token as 'Authorization: Bearer <token>'");
-		}
+		this.token.require(request);
 		return true;
 	}
 

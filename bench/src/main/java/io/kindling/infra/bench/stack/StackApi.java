@@ -1,15 +1,13 @@
 package io.kindling.infra.bench.stack;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.function.Supplier;
 
+import io.kindling.infra.bench.BenchHost;
+import io.kindling.infra.bench.ClusterStack;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
@@ -34,12 +32,12 @@ final class StackApi {
 
 	private final ServiceClient swipes;
 
-	private final Path state;
+	private final ClusterStack stack;
 
-	StackApi(Ports ports, Path state) {
-		this.matching = new ServiceClient(ports.matching(), Duration.ofSeconds(30));
-		this.swipes = new ServiceClient(ports.swipe(), Duration.ofSeconds(30));
-		this.state = state;
+	StackApi(ClusterStack stack) {
+		this.matching = new ServiceClient(stack.ports().matching(), Duration.ofSeconds(30));
+		this.swipes = new ServiceClient(stack.ports().swipe(), Duration.ofSeconds(30));
+		this.stack = stack;
 	}
 
 	String session() {
@@ -99,13 +97,7 @@ final class StackApi {
 	}
 
 	private String token(long user) {
-		// the secret ./kindling up made for this stack
-		try {
-			return Hs256.token(Files.readString(this.state.resolve("jwt-secret")).strip(), user);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return Hs256.token(this.stack.jwtSecret(), user);
 	}
 
 	/**
@@ -126,17 +118,7 @@ final class StackApi {
 			if (System.nanoTime() > deadline) {
 				throw new AssertionError("still 503 after " + FAILOVER_DEADLINE.toSeconds() + " s: " + response.body());
 			}
-			sleep(Duration.ofMillis(100));
-		}
-	}
-
-	private static void sleep(Duration duration) {
-		try {
-			Thread.sleep(duration);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
+			BenchHost.sleep(Duration.ofMillis(100));
 		}
 	}
 

@@ -1,6 +1,5 @@
 package io.kindling.infra.bench.stack;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import java.util.TreeSet;
 
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
+import io.kindling.infra.bench.ClusterStack;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.RedisServer;
@@ -20,7 +20,7 @@ import redis.clients.jedis.util.JedisClusterCRC16;
 
 /**
  * {@code ./kindling bench stack}: the drill of {@code ./kindling up --cluster}, end to
- * end, on ports and a state directory of its own ({@link StackScript}). It starts the
+ * end, on ports and a state directory of its own ({@link ClusterStack}). It starts the
  * cluster stack as a user would, forms a room and makes a match through the balancer
  * ({@link StackApi}), kills (SIGKILL) the Redis primary that holds the room queue's slot,
  * and checks that joins and swipes on that slot answer again once its replica is
@@ -35,11 +35,11 @@ public final class StackBench {
 	private static final Set<String> STARTED = Set.of("redis-1", "redis-2", "redis-3", "redis-4", "redis-5", "redis-6",
 			"mariadb-1", "mariadb-2", "mariadb-3", "kafka-1", "kafka-2", "kafka-3", "matching-service-1",
 			"matching-service-2", "swipe-service-1", "swipe-service-2", "outbox-relay-1", "outbox-relay-2", "balancer",
-			"web-client");
+			"web-client", "prometheus");
 
-	private final Ports ports;
+	private final ClusterStack stack;
 
-	private final StackScript script;
+	private final ClusterStack.Ports ports;
 
 	private final StackApi api;
 
@@ -49,27 +49,26 @@ public final class StackBench {
 
 	private int checks;
 
-	private StackBench(Path root, Path state, Ports ports) {
-		this.ports = ports;
-		this.script = new StackScript(root, state, ports);
-		this.api = new StackApi(ports, state);
+	private StackBench(ClusterStack stack) {
+		this.stack = stack;
+		this.ports = stack.ports();
+		this.api = new StackApi(stack);
 	}
 
 	public static void main(String[] args) throws Exception {
 		BenchOptions options = BenchOptions.of(args);
-		// under /var/tmp: MariaDB, run as the mysql user when we are root, must reach its
-		// data dir
-		Path state = Files.createTempDirectory(Path.of(options.text("--dir", "/var/tmp")), "kindling-stack-drill-");
-		Ports ports = Ports.free();
-		System.out.printf("up --cluster drill: state %s, Redis %d-%d, balancer %d/%d/%d; load average %s%n", state,
-				ports.redis(), ports.redis() + 5, ports.matching(), ports.swipe(), ports.relay(),
+		ClusterStack stack = new ClusterStack(BenchHost.root(), Path.of(options.text("--dir", "/var/tmp")),
+				"stack-drill");
+		ClusterStack.Ports ports = stack.ports();
+		System.out.printf("up --cluster drill: state %s, Redis %d-%d, balancer %d/%d/%d; load average %s%n",
+				stack.state(), ports.redis(), ports.redis() + 5, ports.matching(), ports.swipe(), ports.relay(),
 				BenchHost.loadAverage(" / "));
-		boolean passed = new StackBench(BenchHost.root(), state, ports).run();
+		boolean passed = new StackBench(stack).run();
 		if (passed && !options.text("--keep", "false").equals("true")) {
-			BenchHost.deleteQuietly(state);
+			BenchHost.deleteQuietly(stack.state());
 		}
 		else {
-			System.out.printf("state, logs and the script's output kept in %s%n", state);
+			System.out.printf("state, logs and the script's output kept in %s%n", stack.state());
 		}
 		System.exit(passed ? 0 : 1);
 	}
@@ -78,15 +77,15 @@ public final class StackBench {
 		long started = System.nanoTime();
 		Map<String, Long> pids = Map.of();
 		try {
-			int up = this.script.run(Duration.ofMinutes(15), "up", "--cluster");
+			int up = this.stack.kindling(Duration.ofMinutes(15), "up", "--cluster");
 			check(up == 0, "./kindling up --cluster exits 0 (it took %s)", since(started));
 			// what a failed up started must be stopped by down too
-			pids = this.script.pids();
+			pids = this.stack.pids();
 			if (up != 0) {
 				return false;
 			}
 			check(pids.keySet().equals(STARTED),
-					"20 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client): %s",
+					"21 processes started (6 Redis, 3 MariaDB, 3 Kafka, 6 services, the balancer, the web client, Prometheus): %s",
 					new TreeSet<>(pids.keySet()));
 			drill();
 		}
@@ -95,7 +94,7 @@ public final class StackBench {
 		}
 		finally {
 			long down = System.nanoTime();
-			int exit = this.script.run(Duration.ofMinutes(5), "down");
+			int exit = this.stack.kindling(Duration.ofMinutes(5), "down");
 			check(exit == 0, "./kindling down exits 0 (it took %s)", since(down));
 			List<String> alive = pids.entrySet()
 				.stream()
@@ -106,7 +105,7 @@ public final class StackBench {
 			List<Integer> listening = this.ports.all().stream().filter(FreePorts::isOpen).toList();
 			check(listening.isEmpty(), "after down, none of the stack's %d ports listens: %s", this.ports.all().size(),
 					listening);
-			List<String> naming = this.script.processesNamingTheState();
+			List<String> naming = this.stack.processesNamingTheState();
 			check(naming.isEmpty(), "after down, no process names the state directory (Kafka's nodes included): %s",
 					naming);
 		}
@@ -128,7 +127,7 @@ public final class StackBench {
 		long[] before = pairOn(this.ports.redis(), -1);
 		check(this.api.match(before[0], before[1]), "a mutual like through the balancer is a match (users %d, %d)",
 				before[0], before[1]);
-		String balancerLog = this.script.log("balancer");
+		String balancerLog = this.stack.log("balancer");
 		for (String service : List.of("matching-service", "swipe-service")) {
 			check(balancerLog.contains(service + "/" + service + "-1")
 					&& balancerLog.contains(service + "/" + service + "-2"),
@@ -144,7 +143,7 @@ public final class StackBench {
 		RedisServer.awaitReplicated(primary.port(), Duration.ofSeconds(10));
 		String waiting = this.api.session();
 		String partner = this.api.session();
-		long pid = this.script.pidOf("redis-" + (primary.port() - this.ports.redis() + 1));
+		long pid = this.stack.pidOf("redis-" + (primary.port() - this.ports.redis() + 1));
 		ProcessHandle process = ProcessHandle.of(pid).orElseThrow();
 		long killed = System.nanoTime();
 		process.destroyForcibly();
