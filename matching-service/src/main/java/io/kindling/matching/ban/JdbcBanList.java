@@ -51,7 +51,7 @@ class JdbcBanList implements BanList {
 		this.jdbc = jdbc;
 		this.clock = clock;
 		this.maxHeld = maxHeld;
-		this.held = ttl.isZero() ? null : new HeldRead<>(ttl, this::read);
+		this.held = ttl.isZero() ? null : new HeldRead<>(ttl, clock, this::read);
 	}
 
 	@Override
@@ -66,7 +66,7 @@ class JdbcBanList implements BanList {
 
 	private boolean covers(@Nullable String sessionKey, String address) {
 		Instant now = this.clock.instant();
-		Snapshot bans = current(now);
+		Snapshot bans = current();
 		if (bans == null) {
 			return askDatabase(sessionKey, address, now);
 		}
@@ -93,12 +93,12 @@ class JdbcBanList implements BanList {
 	}
 
 	/** The bans held, or null when they are too many to hold (or the cache is off). */
-	private @Nullable Snapshot current(Instant now) {
+	private @Nullable Snapshot current() {
 		HeldRead<Snapshot> cache = this.held;
 		if (cache == null) {
 			return null;
 		}
-		Snapshot known = cache.get(now);
+		Snapshot known = cache.get();
 		return known.tooMany() ? null : known;
 	}
 

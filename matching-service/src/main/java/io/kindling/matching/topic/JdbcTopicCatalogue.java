@@ -19,13 +19,10 @@ import org.springframework.stereotype.Repository;
 @Repository
 class JdbcTopicCatalogue implements TopicCatalogue {
 
-	private final Clock clock;
-
 	private final HeldRead<Snapshot> topics;
 
 	JdbcTopicCatalogue(JdbcClient jdbc, Clock clock, MatchingProperties properties) {
-		this.clock = clock;
-		this.topics = new HeldRead<>(properties.topicCacheTtl(), (now) -> {
+		this.topics = new HeldRead<>(properties.topicCacheTtl(), clock, (now) -> {
 			List<Topic> active = jdbc.sql("""
 					SELECT id, name FROM topics WHERE active = TRUE ORDER BY id
 					""").query(Topic.class).list();
@@ -50,7 +47,7 @@ class JdbcTopicCatalogue implements TopicCatalogue {
 	}
 
 	private Snapshot current() {
-		return this.topics.get(this.clock.instant());
+		return this.topics.get();
 	}
 
 	private record Snapshot(List<Topic> topics, Set<Long> ids) {

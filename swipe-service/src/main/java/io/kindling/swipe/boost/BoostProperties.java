@@ -22,4 +22,10 @@ import org.springframework.validation.annotation.Validated;
 record BoostProperties(@DefaultValue("30m") @NotNull Duration duration, @DefaultValue("12h") @NotNull Duration cooldown,
 		@DefaultValue("4") @Min(1) @Max(9) int cellPrecision, @DefaultValue("10s") @NotNull Duration expiryInterval) {
 
+	/**
+	 * This record's bean in a SpEL expression, for the {@code @Scheduled} task that reads
+	 * its interval from it: {@code "#{" + BoostProperties.BEAN + ".expiryInterval()}"}.
+	 */
+	static final String BEAN = "@'kindling.swipe.boost-io.kindling.swipe.boost.BoostProperties'";
+
 }

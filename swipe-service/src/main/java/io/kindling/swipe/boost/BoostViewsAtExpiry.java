@@ -10,9 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -23,7 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * and marked recorded in the same transaction, and its viewers' rows go with it.
  */
 @Component
-class BoostViewsAtExpiry implements SchedulingConfigurer {
+class BoostViewsAtExpiry {
 
 	private static final Logger log = LoggerFactory.getLogger(BoostViewsAtExpiry.class);
 
@@ -33,17 +31,13 @@ class BoostViewsAtExpiry implements SchedulingConfigurer {
 
 	private final TransactionTemplate transactions;
 
-	private final BoostProperties settings;
-
 	private final Clock clock;
 
 	private final DistributionSummary views;
 
-	BoostViewsAtExpiry(BoostStore store, TransactionTemplate transactions, BoostProperties settings, Clock clock,
-			MeterRegistry meters) {
+	BoostViewsAtExpiry(BoostStore store, TransactionTemplate transactions, Clock clock, MeterRegistry meters) {
 		this.store = store;
 		this.transactions = transactions;
-		this.settings = settings;
 		this.clock = clock;
 		this.views = DistributionSummary.builder("kindling.swipe.boost.views")
 			.description("Viewers served each boost, recorded when it expires")
@@ -52,13 +46,9 @@ class BoostViewsAtExpiry implements SchedulingConfigurer {
 			.register(meters);
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		tasks.addFixedDelayTask(
-				new FixedDelayTask(this::recordSafely, this.settings.expiryInterval(), this.settings.expiryInterval()));
-	}
-
-	private void recordSafely() {
+	@Scheduled(initialDelayString = "#{" + BoostProperties.BEAN + ".expiryInterval()}",
+			fixedDelayString = "#{" + BoostProperties.BEAN + ".expiryInterval()}")
+	void recordSafely() {
 		try {
 			record();
 		}

@@ -30,4 +30,11 @@ record DeckProperties(@DefaultValue("200") @Min(1) @Max(1000) int size, @Default
 		@DefaultValue("100") @Min(0) int refillBelow, @DefaultValue("500") @Min(1) @Max(20000) int maxExpandKm,
 		@DefaultValue("30s") @NotNull Duration rosterTtl, @DefaultValue("1000000") @Min(0) long rosterMaxPeople) {
 
+	/**
+	 * This record's bean in a SpEL expression, for the {@code @Scheduled} task that reads
+	 * its interval from it: {@code "#{" + DeckProperties.BEAN +
+	 * ".scoreFlushInterval()}"}.
+	 */
+	static final String BEAN = "@'kindling.swipe.deck-io.kindling.swipe.deck.DeckProperties'";
+
 }

@@ -21,8 +21,7 @@ import org.springframework.dao.PessimisticLockingFailureException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -37,7 +36,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * that interval's nudges; the swipes themselves are already durable.
  */
 @Component
-class Desirability implements SchedulingConfigurer {
+class Desirability {
 
 	private static final Logger log = LoggerFactory.getLogger(Desirability.class);
 
@@ -55,14 +54,10 @@ class Desirability implements SchedulingConfigurer {
 
 	private final TransactionTemplate transactions;
 
-	private final DeckProperties properties;
-
-	Desirability(JdbcClient jdbc, NamedParameterJdbcTemplate batches, TransactionTemplate transactions,
-			DeckProperties properties) {
+	Desirability(JdbcClient jdbc, NamedParameterJdbcTemplate batches, TransactionTemplate transactions) {
 		this.jdbc = jdbc;
 		this.batches = batches;
 		this.transactions = transactions;
-		this.properties = properties;
 	}
 
 	/** One swipe as a game: the target won it with a like, lost it with a pass. */
@@ -81,11 +76,6 @@ class Desirability implements SchedulingConfigurer {
 		}
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		tasks.addFixedDelayTask(this::flush, this.properties.scoreFlushInterval());
-	}
-
 	@PreDestroy
 	void flushBeforeShutdown() {
 		flush();
@@ -96,6 +86,7 @@ class Desirability implements SchedulingConfigurer {
 	 * rest stay queued for the next flush: with the database gone (at shutdown, say) each
 	 * batch would otherwise wait out the pool's connection timeout in turn.
 	 */
+	@Scheduled(fixedDelayString = "#{" + DeckProperties.BEAN + ".scoreFlushInterval()}")
 	synchronized int flush() {
 		int applied = 0;
 		List<Game> batch = new ArrayList<>(BATCH);

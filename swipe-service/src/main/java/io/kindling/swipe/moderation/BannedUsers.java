@@ -1,7 +1,6 @@
 package io.kindling.swipe.moderation;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,9 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -27,7 +24,7 @@ import org.springframework.stereotype.Component;
  * instance ended. While the database is away the last read stands.
  */
 @Component
-class BannedUsers implements Suspensions, SchedulingConfigurer, SmartInitializingSingleton {
+class BannedUsers implements Suspensions, SmartInitializingSingleton {
 
 	static final String STREAM_CLOSED_EVENT = "account_suspended";
 
@@ -39,15 +36,12 @@ class BannedUsers implements Suspensions, SchedulingConfigurer, SmartInitializin
 
 	private final Clock clock;
 
-	private final Duration refresh;
-
 	private volatile Map<Long, Suspension> active = Map.of();
 
-	BannedUsers(JdbcClient jdbc, UserDisconnects streams, Clock clock, ModerationProperties properties) {
+	BannedUsers(JdbcClient jdbc, UserDisconnects streams, Clock clock) {
 		this.jdbc = jdbc;
 		this.streams = streams;
 		this.clock = clock;
-		this.refresh = properties.banRefresh();
 	}
 
 	@Override
@@ -64,12 +58,9 @@ class BannedUsers implements Suspensions, SchedulingConfigurer, SmartInitializin
 		refreshQuietly();
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		tasks.addFixedDelayTask(new FixedDelayTask(this::refreshQuietly, this.refresh, this.refresh));
-	}
-
-	private void refreshQuietly() {
+	@Scheduled(initialDelayString = "#{" + ModerationProperties.BEAN + ".banRefresh()}",
+			fixedDelayString = "#{" + ModerationProperties.BEAN + ".banRefresh()}")
+	void refreshQuietly() {
 		try {
 			refresh();
 		}

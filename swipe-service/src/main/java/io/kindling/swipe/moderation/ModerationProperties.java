@@ -19,4 +19,10 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("kindling.swipe")
 public record ModerationProperties(@DefaultValue("5s") @NotNull Duration banRefresh) {
 
+	/**
+	 * This record's bean in a SpEL expression, for the {@code @Scheduled} task that reads
+	 * its interval from it: {@code "#{" + ModerationProperties.BEAN + ".banRefresh()}"}.
+	 */
+	static final String BEAN = "@'kindling.swipe-io.kindling.swipe.moderation.ModerationProperties'";
+
 }

@@ -23,6 +23,13 @@ public record SwipeProperties(@DefaultValue("100") @Min(0) int dailyLikes,
 		@DefaultValue("3") @Min(0) int dailySuperLikes, @DefaultValue @Valid Reconciler reconciler) {
 
 	/**
+	 * This record's bean in a SpEL expression, for the {@code @Scheduled} task that reads
+	 * its interval from it: {@code "#{" + SwipeProperties.BEAN +
+	 * ".reconciler().interval()}"}.
+	 */
+	static final String BEAN = "@'kindling.swipe-io.kindling.swipe.swipe.SwipeProperties'";
+
+	/**
 	 * @param after a swipe still unfinished this long after it was stored is taken over
 	 * @param interval how often each instance looks for such swipes
 	 * @param batchSize how many it finishes per look

@@ -1,15 +1,12 @@
 package io.kindling.swipe.swipe;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.scheduling.annotation.SchedulingConfigurer;
-import org.springframework.scheduling.config.FixedDelayTask;
-import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,7 +16,7 @@ import org.springframework.stereotype.Component;
  * row agree.
  */
 @Component
-class SwipeReconciler implements SchedulingConfigurer {
+class SwipeReconciler {
 
 	private static final Logger log = LoggerFactory.getLogger(SwipeReconciler.class);
 
@@ -35,13 +32,9 @@ class SwipeReconciler implements SchedulingConfigurer {
 		this.properties = properties;
 	}
 
-	@Override
-	public void configureTasks(ScheduledTaskRegistrar tasks) {
-		Duration interval = this.properties.reconciler().interval();
-		tasks.addFixedDelayTask(new FixedDelayTask(this::reconcile, interval, interval));
-	}
-
 	/** Finishes one batch of stale unfinished swipes; returns how many it finished. */
+	@Scheduled(initialDelayString = "#{" + SwipeProperties.BEAN + ".reconciler().interval()}",
+			fixedDelayString = "#{" + SwipeProperties.BEAN + ".reconciler().interval()}")
 	int reconcile() {
 		Instant cutoff = this.swipes.now().minus(this.properties.reconciler().after());
 		List<SwipeRow> unfinished = this.history.unfinished(cutoff, this.properties.reconciler().batchSize());
