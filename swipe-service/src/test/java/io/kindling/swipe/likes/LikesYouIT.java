@@ -197,6 +197,7 @@ class LikesYouIT extends SwipeTestBase {
 				.param("action", action)
 				.param("at", SqlTime.epochSeconds(io.kindling.swipe.paging.Cursor.FIRST.at()))
 				.param("after", Long.MAX_VALUE)
+				.param("now", SqlTime.epochSeconds(Instant.now()))
 				.param("fetch", 21)
 				.query()
 				.listOfRows();
