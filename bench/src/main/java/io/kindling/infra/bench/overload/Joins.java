@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
@@ -17,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.Load;
+import io.kindling.infra.bench.rooms.BenchTopics;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 
@@ -50,15 +50,8 @@ final class Joins implements Workload {
 		this.stack = stack;
 		this.answers = new Answers(capacity);
 		this.tokens = new String[capacity];
-		try (Connection db = connect();
-				PreparedStatement insert = db
-					.prepareStatement("INSERT IGNORE INTO topics (id, name, active) VALUES (?, ?, TRUE)")) {
-			for (int i = 0; i < TOPICS; i++) {
-				insert.setLong(1, FIRST_TOPIC + i);
-				insert.setString(2, "overload topic " + i);
-				insert.addBatch();
-			}
-			insert.executeBatch();
+		try (Connection db = connect()) {
+			BenchTopics.add(db, FIRST_TOPIC, TOPICS, "overload topic");
 		}
 	}
 

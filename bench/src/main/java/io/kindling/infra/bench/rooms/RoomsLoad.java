@@ -1,7 +1,6 @@
 package io.kindling.infra.bench.rooms;
 
 import java.sql.Connection;
-import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.List;
 
@@ -48,15 +47,8 @@ final class RoomsLoad {
 	static RoomsLoad start(BenchStack stack) throws Exception {
 		int portA = stack.startService("matching-service", "512m", "matching-a.log", SETTINGS).port();
 		int portB = stack.startService("matching-service", "512m", "matching-b.log", SETTINGS).port();
-		try (Connection db = stack.connect(DATABASE);
-				PreparedStatement insert = db
-					.prepareStatement("INSERT IGNORE INTO topics (id, name, active) VALUES (?, ?, TRUE)")) {
-			for (int i = 0; i < TOPICS; i++) {
-				insert.setLong(1, FIRST_TOPIC + i);
-				insert.setString(2, "bench topic " + i);
-				insert.addBatch();
-			}
-			insert.executeBatch();
+		try (Connection db = stack.connect(DATABASE)) {
+			BenchTopics.add(db, FIRST_TOPIC, TOPICS, "bench topic");
 		}
 		return new RoomsLoad(stack, new ServiceClient(portA, Duration.ofSeconds(30)),
 				new ServiceClient(portB, Duration.ofSeconds(30)));
