@@ -63,11 +63,17 @@ end
 local function partyOf(member)
   return string.match(member, ':[^:]*%.([%w_%-]+)~([%w_%-]+)%.[^.:]*$')
 end
+local weights = {}
 local function weight(member)
-  if partyOf(member) then
-    return 2
+  local w = weights[member]
+  if w == nil then
+    w = 1
+    if partyOf(member) then
+      w = 2
+    end
+    weights[member] = w
   end
-  return 1
+  return w
 end
 local function idOfToken(token)
   return string.sub(redis.sha1hex(token), 1, 16)
@@ -143,6 +149,15 @@ local function search(take, headBefore, parties, anyPartners)
           people = people + w
           if people == take then
             return room
+          end
+        end
+      end
+      -- the next ones alone did not fill it, a party may: a person alone heads a room of three with the oldest
+      -- party that fits
+      if parties and headWeight == 1 and take == 3 then
+        for j = i + 1, #members do
+          if weight(members[j]) == 2 and (anyPartners or compatible(members[i], members[j])) then
+            return {i, j}
           end
         end
       end

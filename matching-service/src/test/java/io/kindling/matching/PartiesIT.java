@@ -111,6 +111,7 @@ class PartiesIT {
 		Party first = party();
 		Party second = party();
 		assertThat(joinFor(this.instances.a, first, 2).status()).isEqualTo(202);
+		this.instances.clock.advance(Duration.ofSeconds(1));
 		assertThat(joinFor(this.instances.b, second, 2).status()).isEqualTo(202);
 		assertThat(this.instances.a.status(first.member).field("status")).isEqualTo("waiting");
 		assertThat(this.instances.redis.opsForZSet().size(RedisKeys.queue(2, 3))).isEqualTo(2);

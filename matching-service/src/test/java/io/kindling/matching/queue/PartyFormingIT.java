@@ -137,6 +137,18 @@ class PartyFormingIT {
 		assertThat(join(single("stranger", 2)).room().orElseThrow().tokens()).containsExactly("a1", "a2", "stranger");
 	}
 
+	@Test
+	void aPersonAloneWhoCannotFillARoomWithTheNextAloneTakesTheOldestPartyInstead() {
+		String until = String.valueOf(this.start.plus(Duration.ofMinutes(30)).toEpochMilli());
+		assertThat(join(single("first", 0)).room()).isEmpty();
+		script.join(QUEUE, single("partner", 1), RecentPartners.idOf("a2") + ":" + until, this.start.plusSeconds(1));
+
+		FormRoomScript.Result result = join(party("a1", "a2", 2));
+
+		assertThat(result.room().orElseThrow().tokens()).containsExactly("first", "a1", "a2");
+		assertThat(redis.opsForZSet().range(QUEUE.key(), 0, -1)).containsExactly(single("partner", 1).member());
+	}
+
 	FormRoomScript.Result join(QueueEntry entry) {
 		return script.join(QUEUE, entry, "", entry.since());
 	}
