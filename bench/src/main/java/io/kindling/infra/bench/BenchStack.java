@@ -168,14 +168,24 @@ public final class BenchStack implements AutoCloseable {
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
+		return startService(module, null, List.of(), heap, log, settings);
+	}
+
+	/**
+	 * As {@link #startService(String, String, String, List)}, with {@code extraClasses}
+	 * on the service's class path and {@code jvmOptions} on its command line (see
+	 * {@link ServiceJar#start(Path, Path, List, String, int, List, Path)}).
+	 */
+	public ServiceJar startService(String module, @Nullable Path extraClasses, List<String> jvmOptions, String heap,
+			String log, List<String> settings) throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
 		all.add("--kindling.security.jwt-secret=" + this.secret);
 		all.add("--kindling.web.metrics-token=" + this.metricsToken);
 		all.add("--logging.level.root=WARN");
 		all.addAll(settings);
 		all.addAll(this.options.settings());
-		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), heap, FreePorts.pick(),
-				lastOfEachName(all), this.work.resolve(log));
+		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), extraClasses, jvmOptions, heap,
+				FreePorts.pick(), lastOfEachName(all), this.work.resolve(log));
 		synchronized (this) {
 			this.services.add(service);
 		}
