@@ -23,6 +23,9 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * <ul>
  * <li>the sustained publish rate through a backlog of {@code --backlog} rows (200,000),
  * read from the topic's end offsets, so no consumer shares the cores while it runs;
+ * <li>the same for the relay as it was ({@link InFlightDrain}): five requests in flight
+ * and one producer, and one request in flight with one producer, each on a backlog of its
+ * own;
  * <li>commit-to-consumer latency p50/p99 at {@code --rate} events/s (1,000), each event
  * committed in its own transaction ({@link LatencyRun});
  * <li>the relay's queries per second against the database while idle;
