@@ -1,5 +1,6 @@
 package io.kindling.infra.bench.relay;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
 
@@ -41,7 +42,13 @@ record InFlightDrain(String label, String table, String topic, int inFlight, boo
 			CpuTime before = stack.cpu();
 			Topics.Drain drain = Topics.awaitPublished(stack.kafka().bootstrapServers(), this.topic, backlog,
 					Duration.ofSeconds(180));
-			return new Result(this, drain, stack.cpu().minus(before));
+			CpuTime cpu = stack.cpu().minus(before);
+			String made = InFlightProducers.MADE + this.inFlight;
+			if (!Files.readString(relay.log()).contains(made)) {
+				throw new IllegalStateException("the relay did not make its producers with " + InFlightProducers.class
+						+ "; see " + relay.log());
+			}
+			return new Result(this, drain, cpu);
 		}
 		finally {
 			relay.stop();

@@ -31,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InFlightProducers implements Function<Map<String, Object>, Producer<String, byte[]>> {
 
+	/** What the relay's log says for each producer made here, before its in-flight. */
+	static final String MADE = "bench: a producer made with max.in.flight.requests.per.connection=";
+
 	private final int inFlight = Integer.getInteger("kindling.bench.in-flight", 1);
 
 	private final boolean oneProducer = Boolean.getBoolean("kindling.bench.one-producer");
@@ -45,6 +48,8 @@ public final class InFlightProducers implements Function<Map<String, Object>, Pr
 		Map<String, Object> config = new HashMap<>(relayConfig);
 		config.put(ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, this.inFlight);
 		Producer<String, byte[]> producer = new KafkaProducer<>(config);
+		// to the relay's log, where the bench looks for it: the drain was this one's
+		System.out.println(MADE + this.inFlight);
 		if (this.oneProducer) {
 			this.shared = producer;
 		}
