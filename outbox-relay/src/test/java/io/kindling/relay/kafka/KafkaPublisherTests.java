@@ -36,13 +36,22 @@ class KafkaPublisherTests {
 
 	private final List<Map<String, Object>> configs = new ArrayList<>();
 
-	private final Function<Map<String, Object>, Producer<String, byte[]>> maker = (config) -> {
-		this.configs.add(config);
-		MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
-				new ByteArraySerializer());
-		this.made.add(producer);
-		return producer;
-	};
+	/**
+	 * A class that declares its types, as a bean the relay takes must (a lambda's are
+	 * erased, so the relay would not see it as a maker of its producers).
+	 */
+	private final class Maker implements Function<Map<String, Object>, Producer<String, byte[]>> {
+
+		@Override
+		public Producer<String, byte[]> apply(Map<String, Object> config) {
+			KafkaPublisherTests.this.configs.add(config);
+			MockProducer<String, byte[]> producer = new MockProducer<>(true, null, new StringSerializer(),
+					new ByteArraySerializer());
+			KafkaPublisherTests.this.made.add(producer);
+			return producer;
+		}
+
+	}
 
 	@Test
 	void eachLaneKeepsAProducerOfItsOwn() {
@@ -104,7 +113,7 @@ class KafkaPublisherTests {
 		kafka.getProducer().getProperties().putAll(producerProperties);
 		KafkaTopics topics = new KafkaTopics(Map.of("bootstrap.servers", "127.0.0.1:1"), relay.topics(),
 				List.of("matches"), Duration.ofSeconds(1));
-		StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("maker", this.maker));
+		StaticListableBeanFactory beans = new StaticListableBeanFactory(Map.of("maker", new Maker()));
 		ObjectProvider<Function<Map<String, Object>, Producer<String, byte[]>>> makers = beans
 			.getBeanProvider(ResolvableType.forClassWithGenerics(Function.class, Map.class, Producer.class));
 		return new KafkaPublisher(kafka, relay, topics, makers);
