@@ -29,7 +29,7 @@ record InFlightDrain(String label, String table, String topic, int inFlight, boo
 	}
 
 	Result run(BenchStack stack, OutboxRows rows, int backlog) throws Exception {
-		System.out.printf("the relay as it was: %s...%n", this.label);
+		System.out.printf("the relay %s...%n", this.label);
 		rows.insertBacklog(this.table, backlog);
 		ServiceJar relay = stack.startService("outbox-relay", InFlightProducers.classesIn(stack.work()),
 				InFlightProducers.jvmOptions(this.inFlight, this.oneProducer), "1g", this.table + "-relay.log",

@@ -38,6 +38,9 @@ final class Topics {
 	/** One request in flight, one producer for every worker. */
 	static final String ONE_PRODUCER = "bench.one-producer";
 
+	/** The relay as it is, drained once more after the others. */
+	static final String AGAIN = "bench.again";
+
 	private static final int PARTITIONS = 12;
 
 	private Topics() {
