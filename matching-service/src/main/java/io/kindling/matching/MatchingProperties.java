@@ -37,6 +37,8 @@ import org.springframework.validation.annotation.Validated;
  * banned session joined its room from (no join, no new session from it); 0 turns this off
  * @param adminToken the token the operators' API ({@code /api/admin/**}) wants; empty
  * turns that API off
+ * @param backfillWindow how long after a room of three forms a member's leave reopens
+ * their seat for the next single joiner of its topic (0 turns backfill off)
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
@@ -47,7 +49,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue("5s") Duration banCacheTtl, @DefaultValue("30m") Duration rematchCooldown,
 		@DefaultValue("60s") Duration rematchAfter, @DefaultValue("3") @Min(1) int reportsToBan,
 		@DefaultValue("24h") Duration reportWindow, @DefaultValue("1h") Duration reportBanNetworkFor,
-		@DefaultValue("") String adminToken) {
+		@DefaultValue("") String adminToken, @DefaultValue("120s") Duration backfillWindow) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -62,6 +64,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requireNotNegative("rematch-after", rematchAfter);
 		requirePositive("report-window", reportWindow);
 		requireNotNegative("report-ban-network-for", reportBanNetworkFor);
+		requireNotNegative("backfill-window", backfillWindow);
 	}
 
 	private static void requireNotNegative(String name, Duration value) {
