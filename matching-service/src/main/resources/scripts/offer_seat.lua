@@ -4,16 +4,11 @@
 -- the queue its joiners come to, so that take_seat.lua hands one seat to one joiner.
 -- KEYS[1] matching:open-seats:{<topicId>:<size>}   ZSET, member a room id, score ms until which its seat is offered
 -- KEYS[2] matching:seat-offers:{<topicId>:<size>}  hash, field a room id, value JSON {state, conversation_id, members}
--- ARGV[1] open | withdraw, ARGV[2] now (ms), ARGV[3] the room id, ARGV[4] until (ms), ARGV[5] conversation id,
+-- ARGV[1] now (ms), ARGV[2] open | withdraw, ARGV[3] the room id, ARGV[4] until (ms), ARGV[5] conversation id,
 -- ARGV[6] the partner ids of the room's people (the leaver's too), comma-separated
 -- Returns 1 when this call opened the seat (open) or took it back (withdraw), else 0.
-local now = tonumber(ARGV[2])
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
-for i = 1, #expired do
-  redis.call('HDEL', KEYS[2], expired[i])
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
-if ARGV[1] == 'withdraw' then
+-- Follows forget_past_seats.lua in one script, which sets `now`.
+if ARGV[2] == 'withdraw' then
   local offer = redis.call('HGET', KEYS[2], ARGV[3])
   if not offer then
     return 0

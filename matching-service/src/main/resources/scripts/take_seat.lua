@@ -4,13 +4,7 @@
 -- KEYS[1] matching:open-seats:{<topicId>:<size>}, KEYS[2] matching:seat-offers:{<topicId>:<size>} (see offer_seat.lua)
 -- ARGV[1] now (ms), ARGV[2] the joiner's partner id, ARGV[3] its recent partners "<id>:<until ms>,..." ("" for none)
 -- Returns {} when no seat is for it, else {room id, conversation id, the room's people's partner ids}, the seat
--- marked taken.
-local now = tonumber(ARGV[1])
-local expired = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)
-for i = 1, #expired do
-  redis.call('HDEL', KEYS[2], expired[i])
-end
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+-- marked taken. Follows forget_past_seats.lua in one script, which sets `now`.
 local excluded = {[ARGV[2]] = true}
 for id, untilMs in string.gmatch(ARGV[3], '([^:,]+):([^,]+)') do
   if tonumber(untilMs) > now then

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 @Component
 class OfferSeatScript {
 
-	private final LuaScript<Long> script = LuaScript.load("offer_seat", Long.class);
+	private final LuaScript<Long> script = LuaScript.chain("offer_seat", Long.class, "forget_past_seats", "offer_seat");
 
 	private final StringRedisTemplate redis;
 
@@ -43,7 +43,7 @@ class OfferSeatScript {
 		Long answer = this.script.run(this.redis,
 				List.of(RedisKeys.openSeats(queue.topicId(), queue.size()),
 						RedisKeys.seatOffers(queue.topicId(), queue.size())),
-				mode, String.valueOf(now.toEpochMilli()), seat.roomId(), String.valueOf(until.toEpochMilli()),
+				String.valueOf(now.toEpochMilli()), mode, seat.roomId(), String.valueOf(until.toEpochMilli()),
 				String.valueOf(seat.conversationId()), members);
 		return answer != null && answer == 1L;
 	}

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 @Component
 class TakeSeatScript {
 
-	private final LuaScript<List> script = LuaScript.load("take_seat", List.class);
+	private final LuaScript<List> script = LuaScript.chain("take_seat", List.class, "forget_past_seats", "take_seat");
 
 	private final StringRedisTemplate redis;
 
