@@ -211,8 +211,11 @@ class BackfillIT {
 	private Room roomOfThreeWith(String first) {
 		String b = this.instances.b.session();
 		String c = this.instances.a.session();
+		// a second apart: their aliases follow the order they waited in, A, B, C
 		assertThat(this.instances.a.join(first, TOPIC, 3).status()).isEqualTo(202);
+		this.instances.clock.advance(Duration.ofSeconds(1));
 		assertThat(this.instances.b.join(b, TOPIC, 3).status()).isEqualTo(202);
+		this.instances.clock.advance(Duration.ofSeconds(1));
 		Response formed = this.instances.a.join(c, TOPIC, 3);
 		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 		assertThat(formed.json().get("room_type").asInt()).isEqualTo(3);
