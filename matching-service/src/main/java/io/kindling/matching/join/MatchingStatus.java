@@ -38,15 +38,15 @@ public sealed interface MatchingStatus {
 	}
 
 	/**
-	 * @param backfilled true (else left out) for a newcomer seated in a room of three
-	 * that lost someone, in the seat they left; {@code matched_at} is then when the
-	 * newcomer was seated
+	 * @param backfilled true for a newcomer seated in a room of three that lost someone,
+	 * in the seat they left (else the field is left out); {@code matched_at} is then when
+	 * the newcomer was seated
 	 */
 	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
-			@JsonInclude(JsonInclude.Include.NON_DEFAULT) boolean backfilled) implements MatchingStatus {
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Boolean backfilled) implements MatchingStatus {
 
 		public Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt) {
-			this(roomId, conversationId, roomType, topicId, matchedAt, false);
+			this(roomId, conversationId, roomType, topicId, matchedAt, null);
 		}
 
 	}
@@ -58,7 +58,7 @@ public sealed interface MatchingStatus {
 	/** The newcomer's status, as its join answers and its stream is told. */
 	public static Matched matched(RoomBackfilled seated) {
 		return new Matched(seated.roomId(), seated.conversationId(), seated.roomType(), seated.topicId(), seated.at(),
-				true);
+				Boolean.TRUE);
 	}
 
 	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
@@ -71,8 +71,9 @@ public sealed interface MatchingStatus {
 			// is as good as there
 			case TokenState.Forming forming ->
 				new Waiting(forming.queue().topicId(), null, forming.queue().size(), forming.since(), 0);
-			case TokenState.Matched matched -> new Matched(matched.roomId(), matched.conversationId(),
-					matched.roomType(), matched.topicId(), matched.matchedAt(), matched.backfilled());
+			case TokenState.Matched matched ->
+				new Matched(matched.roomId(), matched.conversationId(), matched.roomType(), matched.topicId(),
+						matched.matchedAt(), matched.backfilled() ? Boolean.TRUE : null);
 		};
 	}
 
