@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
 import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.room.RoomBackfilled;
 import io.kindling.matching.room.RoomFormed;
 import org.jspecify.annotations.Nullable;
 
@@ -36,13 +37,28 @@ public sealed interface MatchingStatus {
 
 	}
 
-	record Matched(String roomId, long conversationId, int roomType, long topicId,
-			Instant matchedAt) implements MatchingStatus {
+	/**
+	 * @param backfilled true for a newcomer seated in a room of three that lost someone,
+	 * in the seat they left (else the field is left out); {@code matched_at} is then when
+	 * the newcomer was seated
+	 */
+	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Boolean backfilled) implements MatchingStatus {
+
+		public Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt) {
+			this(roomId, conversationId, roomType, topicId, matchedAt, null);
+		}
 
 	}
 
 	static Matched matched(RoomFormed room) {
 		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt());
+	}
+
+	/** The newcomer's status, as its join answers and its stream is told. */
+	public static Matched matched(RoomBackfilled seated) {
+		return new Matched(seated.roomId(), seated.conversationId(), seated.roomType(), seated.topicId(), seated.at(),
+				Boolean.TRUE);
 	}
 
 	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
@@ -55,8 +71,9 @@ public sealed interface MatchingStatus {
 			// is as good as there
 			case TokenState.Forming forming ->
 				new Waiting(forming.queue().topicId(), null, forming.queue().size(), forming.since(), 0);
-			case TokenState.Matched matched -> new Matched(matched.roomId(), matched.conversationId(),
-					matched.roomType(), matched.topicId(), matched.matchedAt());
+			case TokenState.Matched matched ->
+				new Matched(matched.roomId(), matched.conversationId(), matched.roomType(), matched.topicId(),
+						matched.matchedAt(), matched.backfilled() ? Boolean.TRUE : null);
 		};
 	}
 

@@ -16,6 +16,9 @@ public sealed interface TokenState {
 
 	String ROOM_ID = "room_id";
 
+	/** Set (to 1) in the claim of a newcomer seated in a room that lost someone. */
+	String BACKFILLED = "backfilled";
+
 	/** The claim's fields (none for idle). */
 	Map<String, String> fields();
 
@@ -114,13 +117,25 @@ public sealed interface TokenState {
 
 	}
 
-	record Matched(String roomId, long conversationId, int roomType, long topicId,
-			Instant matchedAt) implements TokenState {
+	/**
+	 * In a written room; {@code backfilled} is true for a newcomer seated in it after it
+	 * formed, in the seat someone left.
+	 */
+	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
+			boolean backfilled) implements TokenState {
+
+		public Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt) {
+			this(roomId, conversationId, roomType, topicId, matchedAt, false);
+		}
 
 		@Override
 		public Map<String, String> fields() {
-			return ordered(ROOM_ID, this.roomId, "conversation_id", this.conversationId, "room_type", this.roomType,
-					"topic_id", this.topicId, "matched_at", this.matchedAt.toEpochMilli());
+			Map<String, String> fields = ordered(ROOM_ID, this.roomId, "conversation_id", this.conversationId,
+					"room_type", this.roomType, "topic_id", this.topicId, "matched_at", this.matchedAt.toEpochMilli());
+			if (this.backfilled) {
+				fields.put(BACKFILLED, "1");
+			}
+			return fields;
 		}
 
 		@Override
@@ -150,7 +165,7 @@ public sealed interface TokenState {
 		}
 		return new Matched(fields.get(ROOM_ID), Long.parseLong(conversationId),
 				Integer.parseInt(fields.get("room_type")), Long.parseLong(fields.get("topic_id")),
-				millis(fields.get("matched_at")));
+				millis(fields.get("matched_at")), fields.containsKey(BACKFILLED));
 	}
 
 	private static MatchQueue queue(Map<String, String> fields) {
