@@ -47,7 +47,9 @@ import tools.jackson.databind.json.JsonMapper;
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
  * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
  * rate on, every user far under it) against the same rows inserted by raw JDBC, in
- * alternating slices so that the machine's load meets both alike.
+ * alternating slices so that the machine's load meets both alike. {@code --rooms 0}
+ * measures the matches alone, without the matching-service jars (to profile
+ * swipe-service, say).
  */
 public final class ChatBench {
 
@@ -76,16 +78,9 @@ public final class ChatBench {
 			.mariaDb("kindling_matching", "kindling_swipe")
 			.start()) {
 			String secret = "chat-bench-" + UUID.randomUUID() + "-0123456789abcdef";
-			List<String> roomSettings = settings(options, "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0",
-					"--kindling.matching.chat.messages-per-second=1000000", "--kindling.matching.chat.burst=1000000");
-			ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
-			ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
 			// the concurrency limit off: 32 closed-loop clients are twice its 16, and its
-			// refusals
-			// (503 at once) would be counted as the service's messages a second; the
-			// overload
-			// bench measures the limit
+			// refusals (503 at once) would be counted as the service's messages a second;
+			// the overload bench measures the limit
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
 					settings(options, "--kindling.security.jwt-secret=" + secret, "--kindling.web.overload.limit=0"));
 			System.out.printf(
@@ -93,12 +88,22 @@ public final class ChatBench {
 							+ "measured after %d s of warm-up%n",
 					rooms, clients, MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
 
-			Fanout fanout = Fanout.open(a.port(), b.port(), rooms);
-			Load.closedLoop(rooms, warmup, fanout::roundTrip);
-			Result most = Load.closedLoop(rooms, seconds, fanout::roundTrip);
-			double steadyRate = most.perSecond() / 4;
-			Result steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
-
+			Result most = Result.NONE;
+			Result steady = Result.NONE;
+			double steadyRate = 0;
+			if (rooms > 0) {
+				List<String> roomSettings = settings(options, "--kindling.matching.rate-limit.joins-per-minute=0",
+						"--kindling.matching.rate-limit.sessions-per-minute=0",
+						"--kindling.matching.chat.messages-per-second=1000000",
+						"--kindling.matching.chat.burst=1000000");
+				ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
+				ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
+				Fanout fanout = Fanout.open(a.port(), b.port(), rooms);
+				Load.closedLoop(rooms, warmup, fanout::roundTrip);
+				most = Load.closedLoop(rooms, seconds, fanout::roundTrip);
+				steadyRate = most.perSecond() / 4;
+				steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
+			}
 			String jdbcUrl = stack.jdbcUrl("kindling_swipe");
 			seedMatches(jdbcUrl, clients);
 			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret);
