@@ -10,6 +10,7 @@ import java.util.List;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.Table;
 import org.HdrHistogram.Histogram;
+import redis.clients.jedis.AbstractPipeline;
 import redis.clients.jedis.UnifiedJedis;
 
 /**
@@ -31,29 +32,62 @@ final class FormingCosts {
 	private static final int CALLS = 2_000;
 
 	/**
-	 * Waiting people put into a queue, and popped from it call after call: the bench's
-	 * own keys (outside the services' set of active queues, so their sweepers never touch
-	 * them).
+	 * People waiting, put into the bench's own keys (outside the services' set of active
+	 * queues, so their sweepers never touch them), and rooms formed from them one after
+	 * the other.
 	 */
-	interface Shape {
+	abstract static class Shape {
+
+		final UnifiedJedis jedis;
+
+		final Scripts scripts;
 
 		/** How many people wait. */
-		int depth();
+		final int depth;
+
+		/**
+		 * The next person's score: from two minutes ago, one ms after the last, so that
+		 * none times out while measured and a joiner (scored now) comes after them all.
+		 */
+		private long nextScore = System.currentTimeMillis() - 120_000;
+
+		Shape(UnifiedJedis jedis, Scripts scripts, int depth) {
+			this.jedis = jedis;
+			this.scripts = scripts;
+			this.depth = depth;
+		}
 
 		/** The row's name. */
-		String label();
+		abstract String label();
 
 		/** Rows of one family have the first of them as their baseline. */
-		String family();
-
-		/** Puts the people in, untimed. */
-		void fill();
+		abstract String family();
 
 		/** Forms one room, timed; throws when none formed. */
-		void form();
+		abstract void form();
 
-		/** Tops the queues up after a room, untimed, so that the depth holds. */
-		void refill();
+		/** Puts one person in, waiting since {@code score}. */
+		abstract void add(AbstractPipeline pipeline, long score);
+
+		/** Puts the people in, untimed. */
+		final void fill() {
+			// closing a pooled client's pipeline gives its connection back
+			try (AbstractPipeline pipeline = this.jedis.pipelined()) {
+				for (int i = 0; i < this.depth; i++) {
+					add(pipeline, this.nextScore++);
+				}
+			}
+		}
+
+		/**
+		 * After a room, untimed: two people in for the two popped, so the depth holds.
+		 */
+		void refill() {
+			try (AbstractPipeline pipeline = this.jedis.pipelined()) {
+				add(pipeline, this.nextScore++);
+				add(pipeline, this.nextScore++);
+			}
+		}
 
 	}
 

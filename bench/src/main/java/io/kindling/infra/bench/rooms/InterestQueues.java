@@ -26,7 +26,7 @@ import redis.clients.jedis.resps.Tuple;
  * untimed (the service would go on to its next queue), with two new people in for the two
  * popped.
  */
-final class InterestQueues implements FormingCosts.Shape {
+final class InterestQueues extends FormingCosts.Shape {
 
 	static final int TOPICS = 8;
 
@@ -34,18 +34,6 @@ final class InterestQueues implements FormingCosts.Shape {
 	private static final String ADDRESS = Base64.getUrlEncoder()
 		.withoutPadding()
 		.encodeToString("127.0.0.1".getBytes(StandardCharsets.UTF_8));
-
-	private final UnifiedJedis jedis;
-
-	private final FormingCosts.Scripts scripts;
-
-	/**
-	 * The next entry's score: from two minutes ago, one ms after the last, so that none
-	 * times out while measured and a joiner (scored now) comes after them all.
-	 */
-	private long nextScore = System.currentTimeMillis() - 120_000;
-
-	private final int depth;
 
 	private final String prefix;
 
@@ -55,38 +43,22 @@ final class InterestQueues implements FormingCosts.Shape {
 	private long joinedTopic;
 
 	InterestQueues(UnifiedJedis jedis, FormingCosts.Scripts scripts, int depth) {
-		this.jedis = jedis;
-		this.scripts = scripts;
-		this.depth = depth;
+		super(jedis, scripts, depth);
 		this.prefix = "bench:" + depth + ":topics:";
 	}
 
 	@Override
-	public int depth() {
-		return this.depth;
-	}
-
-	@Override
-	public String label() {
+	String label() {
 		return String.format("a join of 2–5 topics, %,d waiting with 2–5 of %d each", this.depth, TOPICS);
 	}
 
 	@Override
-	public String family() {
+	String family() {
 		return "several topics";
 	}
 
 	@Override
-	public void fill() {
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
-			for (int i = 0; i < this.depth; i++) {
-				add(pipeline);
-			}
-		}
-	}
-
-	@Override
-	public void form() {
+	void form() {
 		List<Long> topics = someTopics();
 		// oldest first: the queue whose head waited longest, queues nobody waits in last
 		Map<Long, Double> heads = new HashMap<>();
@@ -120,12 +92,9 @@ final class InterestQueues implements FormingCosts.Shape {
 	}
 
 	@Override
-	public void refill() {
+	void refill() {
 		remove(this.joinedTopic, this.joined);
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
-			add(pipeline);
-			add(pipeline);
-		}
+		super.refill();
 	}
 
 	private void remove(long topic, String member) {
@@ -133,8 +102,8 @@ final class InterestQueues implements FormingCosts.Shape {
 	}
 
 	/** One person waiting: the same entry, with the same score, in each of its queues. */
-	private void add(AbstractPipeline pipeline) {
-		long score = this.nextScore++;
+	@Override
+	void add(AbstractPipeline pipeline, long score) {
 		List<Long> topics = someTopics();
 		String member = member(Long.toHexString(ThreadLocalRandom.current().nextLong()) + score, score, topics);
 		for (long topic : topics) {

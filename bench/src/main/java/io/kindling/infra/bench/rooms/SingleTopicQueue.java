@@ -16,19 +16,7 @@ import redis.clients.jedis.UnifiedJedis;
  * With a tenth incompatible, one entry in ten is a recent partner of the entry ahead of
  * it, so a tenth of the pops find the two oldest unable to share a room and look further.
  */
-final class SingleTopicQueue implements FormingCosts.Shape {
-
-	private final UnifiedJedis jedis;
-
-	private final FormingCosts.Scripts scripts;
-
-	/**
-	 * The next entry's score: from two minutes ago, one ms after the last, so that none
-	 * times out while measured.
-	 */
-	private long nextScore = System.currentTimeMillis() - 120_000;
-
-	private final int depth;
+final class SingleTopicQueue extends FormingCosts.Shape {
 
 	private final boolean tenthIncompatible;
 
@@ -39,42 +27,25 @@ final class SingleTopicQueue implements FormingCosts.Shape {
 	private long added;
 
 	SingleTopicQueue(UnifiedJedis jedis, FormingCosts.Scripts scripts, int depth, boolean tenthIncompatible) {
-		this.jedis = jedis;
-		this.scripts = scripts;
-		this.depth = depth;
+		super(jedis, scripts, depth);
 		this.tenthIncompatible = tenthIncompatible;
 		String prefix = "bench:" + depth + (tenthIncompatible ? ":tenth:" : ":plain:");
 		this.keys = List.of(prefix + "queue:1:2", prefix + "popped", prefix + "entry-partners");
 	}
 
 	@Override
-	public int depth() {
-		return this.depth;
-	}
-
-	@Override
-	public String label() {
+	String label() {
 		return String.format("form_room.lua, %,d waiting%s", this.depth,
 				this.tenthIncompatible ? ", 1/10 incompatible" : "");
 	}
 
 	@Override
-	public String family() {
+	String family() {
 		return "one topic";
 	}
 
 	@Override
-	public void fill() {
-		// closing a pooled client's pipeline gives its connection back
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
-			for (int i = 0; i < this.depth; i++) {
-				add(pipeline);
-			}
-		}
-	}
-
-	@Override
-	public void form() {
+	void form() {
 		Object result = this.jedis.evalsha(this.scripts.formRoom(), this.keys,
 				FormingCosts.formArgs(System.currentTimeMillis(), ""));
 		if (!FormingCosts.formedRoom(result)) {
@@ -83,15 +54,7 @@ final class SingleTopicQueue implements FormingCosts.Shape {
 	}
 
 	@Override
-	public void refill() {
-		try (AbstractPipeline pipeline = this.jedis.pipelined()) {
-			add(pipeline);
-			add(pipeline);
-		}
-	}
-
-	private void add(AbstractPipeline pipeline) {
-		long score = this.nextScore++;
+	void add(AbstractPipeline pipeline, long score) {
 		String token = Long.toHexString(ThreadLocalRandom.current().nextLong()) + score;
 		// a queue's member is "<token>:<join id>"; the tokens' claims live in other slots
 		String member = token + ":" + Long.toHexString(score);
