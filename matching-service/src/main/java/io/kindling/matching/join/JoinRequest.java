@@ -7,16 +7,19 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.Size;
 
 import io.kindling.matching.room.JoinRefusals;
 import org.jspecify.annotations.Nullable;
 
 /**
  * {@code POST /api/matching}: the topic, or the topics (interests: a room with anyone who
- * shares one of them), and the room size to wait for.
+ * shares one of them), and the room size to wait for; with {@code party_id}, the creator
+ * of a party of two joins for both.
  */
 record JoinRequest(@Nullable @Positive Long topicId, @Nullable List<@NotNull @Positive Long> topicIds,
-		@NotNull @Min(value = 2, message = "must be 2 or 3") @Max(value = 3, message = "must be 2 or 3") Integer size) {
+		@NotNull @Min(value = 2, message = "must be 2 or 3") @Max(value = 3, message = "must be 2 or 3") Integer size,
+		@Nullable @Size(max = 64) String partyId) {
 
 	/** The most topics one join may name. */
 	static final int MAX_TOPICS = 5;

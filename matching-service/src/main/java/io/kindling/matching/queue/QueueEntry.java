@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
@@ -14,7 +15,9 @@ import java.util.stream.Collectors;
  * also carries the address the join came from, so that forming can ask the ban list about
  * an entry it pops without another read, and, for a join of several topics, those topics:
  * the same entry waits in each of their queues, and whichever queue pops it can put its
- * claim back whole.
+ * claim back whole. A party's join (two sessions waiting as one ticket) also names both
+ * tokens and the second one's address: its one entry, under the creator's token, stands
+ * for both, and each one's claim names the same join.
  *
  * @param token the session token
  * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64,
@@ -39,14 +42,73 @@ public record QueueEntry(String token, String joinId, Instant since) {
 				? id + "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) : id;
 	}
 
+	/**
+	 * A party's join id: as a join's (its topics always named, even one), then
+	 * {@code .<creator token>~<partner token>.<partner address>}. Both claims name it,
+	 * and the queue's one entry is the creator's.
+	 */
+	public static String newPartyJoinId(String address, List<Long> topicIds, String creator, String partner,
+			String partnerAddress) {
+		byte[] random = new byte[8];
+		ThreadLocalRandom.current().nextBytes(random);
+		return BASE64.encodeToString(random) + "." + BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8))
+				+ "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) + "." + creator
+				+ PARTY_SEPARATOR + partner + "."
+				+ BASE64.encodeToString(partnerAddress.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** Between the two tokens of a party's join id: in neither a token nor base64. */
+	static final String PARTY_SEPARATOR = "~";
+
+	/**
+	 * The two sessions of a party's join, as its id names them.
+	 *
+	 * @param creator the token whose entry waits in the queue
+	 * @param partner the second member's token
+	 * @param partnerAddress the address the second member joined the party from
+	 */
+	public record Party(String creator, String partner, String partnerAddress) {
+
+	}
+
+	/** The party this join is, if it is one. */
+	public Optional<Party> party() {
+		return partyOf(this.joinId);
+	}
+
+	static Optional<Party> partyOf(String joinId) {
+		String[] parts = joinId.split("\\.");
+		if (parts.length < 5) {
+			return Optional.empty();
+		}
+		String[] tokens = parts[3].split(PARTY_SEPARATOR);
+		if (tokens.length != 2) {
+			return Optional.empty();
+		}
+		return Optional.of(new Party(tokens[0], tokens[1], decoded(parts[4])));
+	}
+
+	/**
+	 * The people this entry stands for: itself, or for a party's entry both members, each
+	 * with its own token and the same join (and so the same member in the queue).
+	 */
+	public List<QueueEntry> people() {
+		return party().map((party) -> List.of(new QueueEntry(party.creator(), this.joinId, this.since),
+				new QueueEntry(party.partner(), this.joinId, this.since)))
+			.orElse(List.of(this));
+	}
+
 	/** A join of one topic's id. */
 	public static String newJoinId(String address) {
 		return newJoinId(address, List.of());
 	}
 
-	/** The queue's member: {@code <token>:<join id>} (a token has no colon). */
+	/**
+	 * The queue's member: {@code <token>:<join id>} (a token has no colon); a party's
+	 * entry is its creator's, whichever member asks.
+	 */
 	public String member() {
-		return this.token + ":" + this.joinId;
+		return party().map(Party::creator).orElse(this.token) + ":" + this.joinId;
 	}
 
 	/**
@@ -54,12 +116,20 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * none.
 	 */
 	public String address() {
+		Optional<Party> party = party();
+		if (party.isPresent() && party.get().partner().equals(this.token)) {
+			return party.get().partnerAddress();
+		}
 		String[] parts = this.joinId.split("\\.");
 		if (parts.length < 2) {
 			return "";
 		}
+		return decoded(parts[1]);
+	}
+
+	private static String decoded(String part) {
 		try {
-			return new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+			return new String(Base64.getUrlDecoder().decode(part), StandardCharsets.UTF_8);
 		}
 		catch (IllegalArgumentException ex) {
 			// not an id this service wrote

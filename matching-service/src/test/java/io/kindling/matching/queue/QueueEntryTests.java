@@ -42,6 +42,34 @@ class QueueEntryTests {
 	}
 
 	@Test
+	void aPartysEntryIsTheCreatorsAndStandsForBothMembersEachWithItsOwnAddress() {
+		String creator = "creator-token_A";
+		String member = "member-token_B";
+		String joinId = QueueEntry.newPartyJoinId("203.0.113.7", List.of(4L), creator, member, "2001:db8::1");
+		QueueEntry entry = QueueEntry.parse(creator + ":" + joinId, "1796464800123");
+
+		assertThat(joinId).doesNotContain(":");
+		assertThat(entry.party()).contains(new QueueEntry.Party(creator, member, "2001:db8::1"));
+		assertThat(entry.topicIds()).containsExactly(4L);
+		List<QueueEntry> people = entry.people();
+		assertThat(people).extracting(QueueEntry::token).containsExactly(creator, member);
+		assertThat(people).extracting(QueueEntry::member).containsOnly(creator + ":" + joinId);
+		assertThat(people).extracting(QueueEntry::address).containsExactly("203.0.113.7", "2001:db8::1");
+		TokenState.Waiting memberWaits = people.get(1).waiting(new MatchQueue(4, 3));
+		assertThat(memberWaits).isEqualTo(people.get(0).waiting(new MatchQueue(4, 3)));
+		assertThat(memberWaits.entry(member).member()).as("the member's poll finds the creator's entry")
+			.isEqualTo(entry.member());
+	}
+
+	@Test
+	void aJoinWithoutAPartyStandsForItselfAlone() {
+		QueueEntry entry = new QueueEntry("token", QueueEntry.newJoinId("203.0.113.7", List.of(1L, 2L)), SINCE);
+
+		assertThat(entry.party()).isEmpty();
+		assertThat(entry.people()).containsExactly(entry);
+	}
+
+	@Test
 	void anIdThisServiceDidNotWriteCarriesNothing() {
 		QueueEntry entry = new QueueEntry("token", "lost-join", SINCE);
 
