@@ -27,7 +27,9 @@ import static org.awaitility.Awaitility.await;
  * instance, polls on either, and then maybe leaves and comes back as a new session. Each
  * session joins once, so a token in two conversations can only be a double assignment.
  * Through a failover the clients retry a {@code 503} and start over after a {@code 401}
- * (a session created just before it can be lost with the writes the replica missed).
+ * (a session created just before it can be lost with the writes the replica missed). With
+ * {@link Mix#PARTIES_AND_BACKFILL} some clients come as a party of two, and some leave
+ * the room of three they get at once, for later joiners to backfill.
  */
 final class Crowd {
 
@@ -81,7 +83,14 @@ final class Crowd {
 		 * late-night one among the others): joins of one topic and of several meet in
 		 * every queue.
 		 */
-		MIXED
+		MIXED,
+
+		/**
+		 * The topics of {@link #MIXED}, and one client in eight a party of two for a room
+		 * of three on its queue's topic; one in four of the others joining for a room of
+		 * three leaves the room it gets at once, a seat for a later joiner to backfill.
+		 */
+		PARTIES_AND_BACKFILL
 
 	}
 
@@ -117,8 +126,14 @@ final class Crowd {
 
 	private void client(SplittableRandom random) throws InterruptedException {
 		Queue queue = Queue.of(random);
+		if (this.mix == Mix.PARTIES_AND_BACKFILL && random.nextInt(8) == 0) {
+			party(queue.topicId(), random);
+			return;
+		}
 		List<Long> topicIds = topics(queue, random);
 		int size = queue.size();
+		// one in four alone in a room of three leaves it at once: a seat to backfill
+		boolean leavesItsRoom = this.mix == Mix.PARTIES_AND_BACKFILL && size == 3 && random.nextInt(4) == 0;
 		for (int round = 0; round < 3; round++) {
 			Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
 			assertThat(created.status()).as(created.body()).isEqualTo(201);
@@ -141,7 +156,9 @@ final class Crowd {
 			assertThat(join.status()).as(join.body()).isIn(200, 202);
 			this.joined.put(token, new Joined(token, topicIds, size, null));
 			if (join.status() == 200) {
-				this.joined.put(token, new Joined(token, topicIds, size, join.field("room_id")));
+				this.joined.put(token, new Joined(token, topicIds, size, join.field("room_id"), null,
+						"true".equals(String.valueOf(join.json().get("backfilled")))));
+				leaveTheRoomIf(leavesItsRoom, token, random);
 				return;
 			}
 			for (int poll = 0; poll < 6; poll++) {
@@ -155,6 +172,7 @@ final class Crowd {
 				assertThat(status.status()).isEqualTo(200);
 				if (status.field("status").equals("matched")) {
 					this.joined.put(token, new Joined(token, topicIds, size, status.field("room_id")));
+					leaveTheRoomIf(leavesItsRoom, token, random);
 					return;
 				}
 			}
@@ -173,12 +191,66 @@ final class Crowd {
 		}
 	}
 
+	private void leaveTheRoomIf(boolean leaves, String token, SplittableRandom random) {
+		if (leaves) {
+			Response leave = pick(random).leave(token);
+			assertThat(leave.status()).as(leave.body()).isEqualTo(204);
+			this.left.add(token);
+		}
+	}
+
+	/**
+	 * A party of two joining for a room of three, on the first topic of its queue: made
+	 * by one session, joined with its code by another, the creator joining for both, its
+	 * state asked by either; when no room came, either one leaves for both and a new
+	 * party comes back, or it gives up, as a client alone does.
+	 */
+	private void party(long topicId, SplittableRandom random) throws InterruptedException {
+		List<Long> topicIds = List.of(topicId);
+		for (int round = 0; round < 3; round++) {
+			String creator = pick(random).session();
+			String member = pick(random).session();
+			Response made = pick(random).send("POST", "/api/parties", creator, null);
+			assertThat(made.status()).as(made.body()).isEqualTo(201);
+			String partyId = made.field("party_id");
+			Response added = pick(random).send("POST", "/api/parties/" + made.field("code") + "/members", member, null);
+			assertThat(added.status()).as(added.body()).isEqualTo(200);
+			List<String> both = List.of(creator, member);
+			Response join = pick(random).send("POST", "/api/matching", creator,
+					"{\"topic_id\": " + topicId + ", \"size\": 3, \"party_id\": \"" + partyId + "\"}");
+			assertThat(join.status()).as(join.body()).isIn(200, 202);
+			String roomId = (join.status() == 200) ? join.field("room_id") : null;
+			for (int poll = 0; roomId == null && poll < 6; poll++) {
+				Thread.sleep(30 + random.nextInt(120));
+				Response status = pick(random).status(both.get(random.nextInt(2)));
+				assertThat(status.status()).isEqualTo(200);
+				roomId = status.field("status").equals("matched") ? status.field("room_id") : null;
+			}
+			for (String token : both) {
+				this.joined.put(token, new Joined(token, topicIds, 3, roomId, partyId, false));
+			}
+			if (roomId != null) {
+				return;
+			}
+			if (givesUp(round, random)) {
+				this.abandoned.incrementAndGet();
+				return;
+			}
+			// out of the queue for both; from a room formed meanwhile, for itself only
+			String leaver = both.get(random.nextInt(2));
+			Response leave = pick(random).leave(leaver);
+			assertThat(leave.status()).as(leave.body()).isEqualTo(204);
+			this.left.add(leaver);
+		}
+	}
+
 	private List<Long> topics(Queue queue, SplittableRandom random) {
 		return switch (this.mix) {
 			case ONE_TOPIC -> List.of(queue.topicId());
 			case LATE_NIGHT ->
 				(random.nextInt(3) == 0) ? List.of(queue.topicId(), LATE_NIGHT) : List.of(queue.topicId());
-			case MIXED -> random.nextBoolean() ? List.of(queue.topicId()) : severalTopics(queue.topicId(), random);
+			case MIXED, PARTIES_AND_BACKFILL ->
+				random.nextBoolean() ? List.of(queue.topicId()) : severalTopics(queue.topicId(), random);
 		};
 	}
 
@@ -267,6 +339,15 @@ final class Crowd {
 		CrowdRooms rooms = CrowdRooms.read(on.jdbc, this.joined.values());
 		assertThat(rooms.conversations.size()).as("rooms formed").isGreaterThan(clients / 4);
 		rooms.assertSizesAndTopics();
+		rooms.assertParties();
+		if (this.mix == Mix.PARTIES_AND_BACKFILL) {
+			assertThat(rooms.conversations.values().stream().filter((room) -> rooms.partiesIn(room) > 0))
+				.as("rooms with a party")
+				.isNotEmpty();
+			assertThat(rooms.conversations.values().stream().filter(CrowdRooms.Conversation::backfilled))
+				.as("backfilled rooms")
+				.isNotEmpty();
+		}
 		int matched = 0;
 		for (Joined client : this.joined.values()) {
 			if (this.lost.contains(client.token())) {
@@ -310,8 +391,11 @@ final class Crowd {
 
 	private boolean noFallbackRoomLeft() {
 		for (long topic : TOPICS) {
-			Long waiting = this.instances.redis.opsForZSet().size(RedisKeys.queue(topic, 3));
-			if (waiting != null && waiting >= 2) {
+			Set<String> waiting = this.instances.redis.opsForZSet().range(RedisKeys.queue(topic, 3), 0, -1);
+			// a party's entry (its join id names both tokens) waits for one person alone
+			long parties = (waiting == null) ? 0 : waiting.stream().filter((entry) -> entry.contains("~")).count();
+			long alone = (waiting == null) ? 0 : waiting.size() - parties;
+			if (alone >= 2 || (alone >= 1 && parties >= 1)) {
 				return false;
 			}
 		}
@@ -332,7 +416,17 @@ final class Crowd {
 
 	}
 
-	record Joined(String token, List<Long> topicIds, int size, @Nullable String matchedRoomId) {
+	/**
+	 * @param partyId the party it joined with, if any
+	 * @param backfilled whether its join answered it was seated in a room that had lost
+	 * someone
+	 */
+	record Joined(String token, List<Long> topicIds, int size, @Nullable String matchedRoomId, @Nullable String partyId,
+			boolean backfilled) {
+
+		Joined(String token, List<Long> topicIds, int size, @Nullable String matchedRoomId) {
+			this(token, topicIds, size, matchedRoomId, null, false);
+		}
 
 	}
 

@@ -1,9 +1,12 @@
 package io.kindling.matching;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 import io.kindling.matching.Crowd.Joined;
@@ -17,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The rooms a crowd's sessions sat in, as MySQL holds them once the crowd is done, and
  * the rules each keeps: nobody in two, each written once with its people, each of its
- * size (one more once backfilled) and topic.
+ * size (a backfilled one with its newcomer) and topic, no party split and never two in
+ * one room.
  */
 final class CrowdRooms {
 
@@ -75,16 +79,14 @@ final class CrowdRooms {
 	}
 
 	/**
-	 * Each room of its size, of people who all named its topic and its size; each session
-	 * told of a room sits in it.
+	 * Each room of its size (its type, and a backfilled one's newcomer beside the three
+	 * it formed with), of people who all named its topic and its size; each session told
+	 * of a room sits in it, and one told it was backfilled sits in a backfilled room.
 	 */
 	void assertSizesAndTopics() {
 		for (Conversation conversation : this.conversations.values()) {
-			// a client that left a room of three just formed may have had its seat taken
-			// by a
-			// later joiner
 			assertThat(conversation.members()).as("room %s", conversation.roomId())
-				.hasSize(conversation.backfilled() ? conversation.roomType() + 1 : conversation.roomType());
+				.hasSize(conversation.roomType() + (conversation.backfilled() ? 1 : 0));
 			assertThat(conversation.roomType()).isBetween(2, 3);
 			assertThat(conversation.roomType()).isEqualTo(conversation.fallback() ? 2 : conversation.size());
 			for (String member : conversation.members()) {
@@ -97,8 +99,39 @@ final class CrowdRooms {
 			if (client.matchedRoomId() != null) {
 				assertThat(of(client)).as("the room it was told of").isNotNull();
 				assertThat(of(client).roomId()).isEqualTo(client.matchedRoomId());
+				assertThat(of(client).backfilled() || !client.backfilled()).as("told backfilled").isTrue();
 			}
 		}
+	}
+
+	/**
+	 * No party split (both in one room, or neither in any), never two parties in one
+	 * room.
+	 */
+	void assertParties() {
+		Map<String, List<String>> parties = new HashMap<>();
+		this.byKey.forEach((key, client) -> {
+			if (client.partyId() != null) {
+				parties.computeIfAbsent(client.partyId(), (id) -> new ArrayList<>()).add(key);
+			}
+		});
+		for (List<String> party : parties.values()) {
+			assertThat(party).hasSize(2);
+			assertThat(this.conversationOf.get(party.get(0))).as("a party split")
+				.isEqualTo(this.conversationOf.get(party.get(1)));
+		}
+		for (Conversation conversation : this.conversations.values()) {
+			assertThat(partiesIn(conversation)).as("parties in room %s", conversation.roomId()).isLessThanOrEqualTo(1);
+		}
+	}
+
+	long partiesIn(Conversation conversation) {
+		return conversation.members()
+			.stream()
+			.map((key) -> this.byKey.get(key).partyId())
+			.filter(Objects::nonNull)
+			.distinct()
+			.count();
 	}
 
 	record Conversation(long id, String roomId, long topicId, int size, int roomType, boolean fallback,
