@@ -17,7 +17,9 @@
 -- KEYS[3] matching:entry-partners:{<topicId>:<size>}   hash, field a member, value "<id>:<until ms>,..."
 -- ARGV[1] size, ARGV[2] now (ms), ARGV[3] timed out at or before (ms), ARGV[4] falls back at or before (ms),
 -- ARGV[5] popped records older than this are forgotten (ms), ARGV[6] most timed-out entries to drop in one call,
--- ARGV[7] an entry to look for ("" = none), ARGV[8] the window, ARGV[9] may be rematched at or before (ms)
+-- ARGV[7] an entry to look for ("" = none), ARGV[8] the window, ARGV[9] may be rematched at or before (ms),
+-- ARGV[11] only entries scored at or before this may be taken ('+inf' = all; a fallback queue scores each entry with
+-- when it becomes eligible, and passes now)
 -- Returns {still waiting, fallback 0/1, where the entry is ('queued', 'popped' or 'none'), rematch 0/1,
 -- timed-out count, timed-out member, since, ..., popped member, since, recent partners, ...}
 local queue = KEYS[1]
@@ -29,6 +31,7 @@ local timeoutBefore = tonumber(ARGV[3])
 local fallbackBefore = tonumber(ARGV[4])
 local window = tonumber(ARGV[8])
 local rematchBefore = tonumber(ARGV[9])
+local eligibleBefore = ARGV[11] or '+inf'
 
 redis.call('ZREMRANGEBYSCORE', popped, '-inf', ARGV[5])
 local expired = redis.call('ZRANGEBYSCORE', queue, '-inf', timeoutBefore, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[6]))
@@ -76,7 +79,7 @@ end
 local members = {}
 local scores = {}
 local function load(count)
-  local range = redis.call('ZRANGE', queue, 0, count - 1, 'WITHSCORES')
+  local range = redis.call('ZRANGEBYSCORE', queue, '-inf', eligibleBefore, 'WITHSCORES', 'LIMIT', 0, count)
   members = {}
   scores = {}
   for i = 1, #range, 2 do
@@ -111,12 +114,17 @@ local function search(take, headBefore)
 end
 
 local waiting = redis.call('ZCARD', queue)
+-- those who may be taken: everyone, but in a fallback queue only those past their own fallback wait
+local ready = waiting
+if eligibleBefore ~= '+inf' then
+  ready = redis.call('ZCOUNT', queue, '-inf', eligibleBefore)
+end
 local room = nil
 local fallback = 0
 local rematch = 0
-if waiting > 0 then
+if ready > 0 then
   load(size)
-  local seenAll = #members >= waiting
+  local seenAll = #members >= ready
   local function widen()
     if not seenAll then
       load(window)
@@ -125,28 +133,28 @@ if waiting > 0 then
   end
   -- more timed-out entries than one call drops: never put them in a room, the next call goes on dropping
   if scores[1] > timeoutBefore then
-    if waiting >= size then
+    if ready >= size then
       room = search(size, math.huge)
-      if room == nil and waiting > #members then
+      if room == nil and ready > #members then
         widen()
         room = search(size, math.huge)
       end
     end
-    if room == nil and size == 3 and waiting >= 2 and scores[1] <= fallbackBefore then
+    if room == nil and size == 3 and ready >= 2 and scores[1] <= fallbackBefore then
       widen()
       room = search(2, fallbackBefore)
       if room ~= nil then
         fallback = 1
       end
     end
-    if room == nil and waiting <= window and scores[1] <= rematchBefore then
+    if room == nil and ready <= window and scores[1] <= rematchBefore then
       widen()
-      if waiting >= size then
+      if ready >= size then
         room = {}
         for i = 1, size do
           room[i] = i
         end
-      elseif size == 3 and waiting >= 2 and scores[1] <= fallbackBefore then
+      elseif size == 3 and ready >= 2 and scores[1] <= fallbackBefore then
         room = {1, 2}
         fallback = 1
       end

@@ -1,6 +1,8 @@
 package io.kindling.matching.join;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.ratelimit.RateLimiter;
@@ -38,8 +40,17 @@ public class JoinService {
 	 * {@code topic-unavailable} or {@code already-joined}, as the checks come
 	 */
 	MatchingStatus join(Session session, String clientAddress, List<Long> topicIds, int size) {
+		return join(session, clientAddress, topicIds, size, Optional.empty());
+	}
+
+	/**
+	 * As {@link #join(Session, String, List, int)}, opted in to the fallback to anyone
+	 * after {@code fallbackAfter} when present.
+	 */
+	MatchingStatus join(Session session, String clientAddress, List<Long> topicIds, int size,
+			Optional<Duration> fallbackAfter) {
 		this.rateLimiter.countJoin(clientAddress);
-		return status(this.claims.join(session.token(), clientAddress, topicIds, size));
+		return status(this.claims.join(session.token(), clientAddress, topicIds, size, fallbackAfter));
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */

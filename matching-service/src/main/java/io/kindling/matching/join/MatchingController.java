@@ -35,8 +35,11 @@ class MatchingController {
 					+ "of each of `topic_ids` (1 to 5 distinct topics: a room with anyone who shares one of "
 					+ "them, whose `topic_id` is the one shared): 202 `waiting` "
 					+ "with an estimated wait, or 200 `matched` when this call formed the room (a size-3 queue "
-					+ "may form a room of two after a while; `room_type` says how many sit in it). 409 "
-					+ "`already-joined` when the session already waits or sits in a room, 400 "
+					+ "may form a room of two after a while; `room_type` says how many sit in it). With "
+					+ "`fallback_after_s` (10 to 300) the session may also, once it has waited that long, be "
+					+ "matched with anyone else of the same size who opted in and waited past their own, "
+					+ "whatever the topic: such a room answers `fallback: true` and the topic of whoever "
+					+ "waited longest. 409 " + "`already-joined` when the session already waits or sits in a room, 400 "
 					+ "`topics-invalid` for a list empty, too long or with a topic twice, or with both or neither "
 					+ "of `topic_id` and `topic_ids`, 400 `topic-unavailable` for an unknown or retired topic, 403 `banned`, 429 `rate-limited` "
 					+ "with `Retry-After` past the per-address limit.")
@@ -45,7 +48,8 @@ class MatchingController {
 	@Refuses({ "topics-invalid", "rate-limited", "banned", "topic-unavailable", "already-joined" })
 	ResponseEntity<MatchingStatus> join(Session session, @Valid @RequestBody JoinRequest request,
 			HttpServletRequest http) {
-		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(), request.topics(), request.size());
+		MatchingStatus status = this.joins.join(session, http.getRemoteAddr(), request.topics(), request.size(),
+				request.fallbackAfter());
 		return ResponseEntity.status((status instanceof MatchingStatus.Matched) ? HttpStatus.OK : HttpStatus.ACCEPTED)
 			.body(status);
 	}

@@ -36,13 +36,23 @@ public sealed interface MatchingStatus {
 
 	}
 
-	record Matched(String roomId, long conversationId, int roomType, long topicId,
-			Instant matchedAt) implements MatchingStatus {
+	/**
+	 * @param fallback true for a room formed by the fallback to anyone (its topic is that
+	 * of whoever waited longest); left out otherwise
+	 */
+	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Boolean fallback) implements MatchingStatus {
 
 	}
 
 	static Matched matched(RoomFormed room) {
-		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt());
+		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt(),
+				fallback(room.fallback()));
+	}
+
+	/** A fallback room says so; any other leaves the field out. */
+	private static @Nullable Boolean fallback(boolean fallback) {
+		return fallback ? Boolean.TRUE : null;
 	}
 
 	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
@@ -56,7 +66,7 @@ public sealed interface MatchingStatus {
 			case TokenState.Forming forming ->
 				new Waiting(forming.queue().topicId(), null, forming.queue().size(), forming.since(), 0);
 			case TokenState.Matched matched -> new Matched(matched.roomId(), matched.conversationId(),
-					matched.roomType(), matched.topicId(), matched.matchedAt());
+					matched.roomType(), matched.topicId(), matched.matchedAt(), fallback(matched.fallback()));
 		};
 	}
 

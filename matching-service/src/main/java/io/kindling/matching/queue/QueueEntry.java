@@ -1,10 +1,12 @@
 package io.kindling.matching.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
@@ -18,8 +20,10 @@ import java.util.stream.Collectors;
  *
  * @param token the session token
  * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64,
- * then {@code .<topic id>-<topic id>...} when the join named several topics
- * @param since when the join began waiting (the entry's score)
+ * then {@code .<topic id>-<topic id>...} when the join named several topics or opted in
+ * to the fallback to anyone, then {@code .<seconds>} of that fallback
+ * @param since when the join began waiting (the entry's score, but in a fallback queue,
+ * where the score is when the entry becomes eligible there)
  */
 public record QueueEntry(String token, String joinId, Instant since) {
 
@@ -31,12 +35,24 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * which parts them.
 	 */
 	public static String newJoinId(String address, List<Long> topicIds) {
+		return newJoinId(address, topicIds, Optional.empty());
+	}
+
+	/**
+	 * As {@link #newJoinId(String, List)}, for a join that opted in to the fallback to
+	 * anyone after this wait: its id names its topics (even one) and the wait, so that
+	 * whichever queue pops it knows both.
+	 */
+	public static String newJoinId(String address, List<Long> topicIds, Optional<Duration> fallbackAfter) {
 		byte[] random = new byte[8];
 		ThreadLocalRandom.current().nextBytes(random);
 		String id = BASE64.encodeToString(random) + "."
 				+ BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8));
-		return (topicIds.size() > 1)
-				? id + "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) : id;
+		String topics = topicIds.stream().map(String::valueOf).collect(Collectors.joining("-"));
+		if (fallbackAfter.isPresent()) {
+			return id + "." + topics + "." + fallbackAfter.get().toSeconds();
+		}
+		return (topicIds.size() > 1) ? id + "." + topics : id;
 	}
 
 	/** A join of one topic's id. */
@@ -75,6 +91,37 @@ public record QueueEntry(String token, String joinId, Instant since) {
 		return topicIdsOf(this.joinId);
 	}
 
+	/**
+	 * How long the join waits before it may also be matched with anyone else who opted
+	 * in, when it opted in.
+	 */
+	public Optional<Duration> fallbackAfter() {
+		return fallbackAfterOf(this.joinId);
+	}
+
+	static Optional<Duration> fallbackAfterOf(String joinId) {
+		String[] parts = joinId.split("\\.");
+		if (parts.length < 4) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(Duration.ofSeconds(Long.parseLong(parts[3])));
+		}
+		catch (NumberFormatException ex) {
+			// not an id this service wrote
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * The entry's score in this queue: when it began waiting, and in a fallback queue
+	 * when it becomes eligible there (its fallback wait later).
+	 */
+	public long scoreIn(MatchQueue queue) {
+		long since = this.since.toEpochMilli();
+		return queue.isAnyTopic() ? since + fallbackAfter().map(Duration::toMillis).orElse(0L) : since;
+	}
+
 	static List<Long> topicIdsOf(String joinId) {
 		String[] parts = joinId.split("\\.");
 		if (parts.length < 3) {
@@ -103,6 +150,16 @@ public record QueueEntry(String token, String joinId, Instant since) {
 		int colon = member.lastIndexOf(':');
 		return new QueueEntry(member.substring(0, colon), member.substring(colon + 1),
 				Instant.ofEpochMilli((long) Double.parseDouble(score)));
+	}
+
+	/** An entry as read from this queue, its score undone as {@link #scoreIn} made it. */
+	static QueueEntry parse(String member, String score, MatchQueue queue) {
+		QueueEntry entry = parse(member, score);
+		if (!queue.isAnyTopic()) {
+			return entry;
+		}
+		Duration eligibleAfter = entry.fallbackAfter().orElse(Duration.ZERO);
+		return new QueueEntry(entry.token(), entry.joinId(), entry.since().minus(eligibleAfter));
 	}
 
 }

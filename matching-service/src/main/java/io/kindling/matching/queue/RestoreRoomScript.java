@@ -33,7 +33,7 @@ public class RestoreRoomScript {
 		List<String> args = new ArrayList<>();
 		for (QueueEntry participant : room.participants()) {
 			args.add(participant.member());
-			args.add(String.valueOf(participant.since().toEpochMilli()));
+			args.add(String.valueOf(participant.scoreIn(room.queue())));
 			args.add(back.contains(participant) ? "1" : "0");
 			args.add(room.partnerLists().getOrDefault(participant.member(), ""));
 		}

@@ -122,6 +122,19 @@ public class RoomClaims {
 	 * the same join popped by another queue finds the claim gone and is dropped.
 	 */
 	public TokenState join(String token, String address, List<Long> topicIds, int size) {
+		return join(token, address, topicIds, size, Optional.empty());
+	}
+
+	/**
+	 * As {@link #join(String, String, List, int)}, for a join that may opt in to the
+	 * fallback to anyone: its entry goes into the size's fallback queue first, scored
+	 * with when it becomes eligible there (so no room takes it there sooner), then into
+	 * its topics' queues. Whichever queue seats it takes it out of the others.
+	 * @param fallbackAfter how long it waits before it may also be matched with anyone
+	 * else who opted in and waited past their own; empty when it did not opt in
+	 */
+	public TokenState join(String token, String address, List<Long> topicIds, int size,
+			Optional<Duration> fallbackAfter) {
 		String sessionKey = Session.keyOf(token);
 		if (this.bans.isBanned(sessionKey, address)) {
 			throw banned();
@@ -133,7 +146,7 @@ public class RoomClaims {
 		}
 		Instant now = now();
 		TokenState.Waiting waiting = new TokenState.Waiting(new MatchQueue(topicIds.get(0), size), now,
-				QueueEntry.newJoinId(address, topicIds));
+				QueueEntry.newJoinId(address, topicIds, fallbackAfter));
 		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
 		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
 				&& repairIfOrphaned(token, held, waiting.queues(), now)) {
@@ -143,9 +156,11 @@ public class RoomClaims {
 			throw JoinRefusals.ALREADY_JOINED
 				.refused("this session is already waiting or in a room; DELETE /api/matching first");
 		}
+		String recentPartners = outcome.recentPartners();
+		waiting.fallbackQueue()
+			.ifPresent((anyTopic) -> this.store.enqueue(anyTopic, waiting.entry(token), recentPartners));
 		for (MatchQueue queue : oldestFirst(waiting.queues())) {
-			FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token),
-					outcome.recentPartners(), now);
+			FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), recentPartners, now);
 			Optional<RoomFormed> formed = settle(queue, result, now).formed();
 			if (formed.isPresent() && formed.get().tokens().contains(token)) {
 				return formed.get().claim();
@@ -195,7 +210,7 @@ public class RoomClaims {
 	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, List<MatchQueue> joining, Instant now) {
 		boolean retry = waiting.queues().equals(joining);
 		return (retry || pastGrace(waiting, now))
-				&& waiting.queues()
+				&& waiting.allQueues()
 					.stream()
 					.allMatch((queue) -> this.store.find(queue, waiting.entry(token), now) == FormRoomScript.Place.NONE)
 				&& repair(token, waiting, waiting.queue());
@@ -239,7 +254,7 @@ public class RoomClaims {
 	private void formFrom(String token, TokenState.Waiting waiting) {
 		Instant now = now();
 		boolean lost = true;
-		for (MatchQueue queue : waiting.queues()) {
+		for (MatchQueue queue : waiting.allQueues()) {
 			FormRoomScript.Result result = this.store.form(queue, now, Optional.of(waiting.entry(token)));
 			Optional<RoomFormed> formed = settle(queue, result, now).formed();
 			if (formed.isPresent() && formed.get().tokens().contains(token)) {
@@ -406,17 +421,18 @@ public class RoomClaims {
 	 */
 	private boolean leaveQueue(String token, TokenState.Waiting waiting) {
 		boolean left = swap(Swap.toIdle(token, waiting));
-		waiting.queues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
+		waiting.allQueues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
 		return left;
 	}
 
 	/**
-	 * A join of several topics whose claim has moved out of its wait through one queue
-	 * (into a room, or idle) takes its entries out of its other queues; left there, each
-	 * would be dropped only when popped, undoing the room it was popped into.
+	 * A join of several topics (or with a fallback queue) whose claim has moved out of
+	 * its wait through one queue (into a room, or idle) takes its entries out of its
+	 * other queues; left there, each would be dropped only when popped, undoing the room
+	 * it was popped into.
 	 */
 	private void removeFromOtherQueues(QueueEntry entry, MatchQueue poppedFrom) {
-		for (MatchQueue queue : entry.waiting(poppedFrom).queues()) {
+		for (MatchQueue queue : entry.waiting(poppedFrom).allQueues()) {
 			if (!queue.equals(poppedFrom)) {
 				this.store.removeEntry(queue, entry);
 			}
@@ -496,6 +512,8 @@ public class RoomClaims {
 				.stream()
 				.map((entry) -> Swap.toIdle(entry.token(), entry.waiting(queue)))
 				.toList());
+			// a fallback queue's entry would otherwise wait on past the join's timeout
+			result.timedOut().forEach((entry) -> removeFromOtherQueues(entry, queue));
 		}
 		if (result.room().isEmpty()) {
 			return new Settled(false, Optional.empty(), result.stillWaiting());
@@ -558,8 +576,9 @@ public class RoomClaims {
 		// seated for good now: an undo before this point needs them still waiting there
 		participants.forEach((entry) -> removeFromOtherQueues(entry, queue));
 		this.metrics.formed(room);
-		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
-				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList());
+		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), room.topicId(),
+				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList(),
+				room.topicFallback());
 		this.events.publishEvent(formed);
 		return Optional.of(formed);
 	}
@@ -607,7 +626,7 @@ public class RoomClaims {
 			removeFromOtherQueues(entry, room.queue());
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
 			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-					live.topicId(), live.formedAt(), List.of(entry.token())));
+					live.topicId(), live.formedAt(), List.of(entry.token()), live.fallback()));
 		}
 		this.metrics.undone(room.queue(), "refused");
 		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),
