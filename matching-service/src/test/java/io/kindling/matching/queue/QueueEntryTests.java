@@ -1,7 +1,9 @@
 package io.kindling.matching.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -39,6 +41,30 @@ class QueueEntryTests {
 				new MatchQueue(42, 2));
 		assertThat(TokenState.parse(fromLast.fields())).isEqualTo(fromLast);
 		assertThat(QueueEntry.parse(entry.member(), "1796464800123")).isEqualTo(entry);
+	}
+
+	@Test
+	void aJoinThatOptedInToTheFallbackCarriesItsWaitAndIsScoredInTheFallbackQueueByWhenItBecomesEligible() {
+		QueueEntry entry = new QueueEntry("token",
+				QueueEntry.newJoinId("203.0.113.7", List.of(42L), Optional.of(Duration.ofSeconds(30))), SINCE);
+		MatchQueue anyTopic = MatchQueue.anyTopic(2);
+
+		assertThat(entry.fallbackAfter()).contains(Duration.ofSeconds(30));
+		assertThat(entry.address()).isEqualTo("203.0.113.7");
+		TokenState.Waiting waiting = entry.waiting(anyTopic);
+		assertThat(waiting.queue()).isEqualTo(new MatchQueue(42, 2));
+		assertThat(waiting.queues()).containsExactly(new MatchQueue(42, 2));
+		assertThat(waiting.fallbackQueue()).contains(anyTopic);
+		assertThat(waiting.allQueues()).containsExactly(new MatchQueue(42, 2), anyTopic);
+		assertThat(entry.scoreIn(new MatchQueue(42, 2))).isEqualTo(SINCE.toEpochMilli());
+		assertThat(entry.scoreIn(anyTopic)).isEqualTo(SINCE.toEpochMilli() + 30_000);
+		assertThat(QueueEntry.parse(entry.member(), String.valueOf(entry.scoreIn(anyTopic)), anyTopic))
+			.isEqualTo(entry);
+		assertThat(anyTopic.key()).isEqualTo("matching:queue:{any:2}");
+		assertThat(MatchQueue.fromKey(anyTopic.key())).isEqualTo(anyTopic);
+		assertThat(new QueueEntry("token", QueueEntry.newJoinId("203.0.113.7", List.of(42L)), SINCE)
+			.waiting(new MatchQueue(42, 2))
+			.fallbackQueue()).isEmpty();
 	}
 
 	@Test
