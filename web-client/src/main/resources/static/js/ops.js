@@ -1,5 +1,5 @@
 // The operators' console: charts and alerts read from Prometheus through this page's own server, the open reports
-// of both services with ban and dismiss, and the rooms' topics and bans. Every call carries the operators' token,
+// of both services with ban and dismiss, the users banned from swipes with lift, and the rooms' topics and bans. Every call carries the operators' token,
 // which ./kindling ops puts in the fragment.
 
 import uPlot from '/webjars/uplot/dist/uPlot.esm.js';
@@ -116,6 +116,36 @@ function fillTable(selector, rows) {
 	$(`${selector} tbody`).replaceChildren(...rows.map((cells) => el('tr', {}, ...cells.map((cell) => el('td', {}, String(cell ?? ''))))));
 }
 
+// The bans in force, newest first; lifting one lets the user call again (what the ban ended stays ended).
+async function renderUserBans(base, token) {
+	const page = await call(base, '/api/admin/user-bans?limit=50', { token });
+	const rows = page.bans.filter((ban) => ban.active).map((ban) => {
+		const lift = el('button', { class: 'lift' }, 'Lift');
+		const row = el('tr', { 'data-user-id': String(ban.user_id) },
+			...[ban.user_id, ban.reason, new Date(ban.created_at).toLocaleString(),
+				ban.expires_at ? new Date(ban.expires_at).toLocaleString() : 'no end'].map((cell) => el('td', {}, String(cell))),
+			el('td', {}, lift));
+		lift.onclick = async () => {
+			lift.disabled = true;
+			try {
+				await call(base, `/api/admin/user-bans/${ban.user_id}`, { method: 'DELETE', token });
+				row.remove();
+				toast(`User ${ban.user_id}: ban lifted.`);
+			}
+			catch (error) {
+				toast(error instanceof ApiError ? error.message : 'The service did not answer.');
+				lift.disabled = false;
+			}
+		};
+		return row;
+	});
+	$('#user-bans tbody').replaceChildren(...rows);
+	if (rows.length === 0) {
+		$('#user-bans tbody').append(el('tr', { class: 'empty' }, el('td', { colspan: '5' }, 'Nobody is banned.')));
+	}
+	$('#user-bans').dataset.loaded = 'true';
+}
+
 async function renderRooms(base, token) {
 	const topics = await call(base, '/api/admin/topics', { token });
 	fillTable('#topics', topics.topics.map((topic) => [topic.id, topic.name, topic.active ? 'yes' : 'retired']));
@@ -139,6 +169,7 @@ async function refresh(config, token) {
 		section('Alerts', async () => renderAlerts(await call('', '/ops/api/alerts', { token }))),
 		section('Swipe reports', () => renderReports('swipe-reports', 'swipe', config.swipe_url, token)),
 		section('Room reports', () => renderReports('room-reports', 'rooms', config.matching_url, token)),
+		section('User bans', () => renderUserBans(config.swipe_url, token)),
 		section('Rooms', () => renderRooms(config.matching_url, token)),
 	]);
 	$('#updated').textContent = `Updated ${new Date().toLocaleTimeString()}`;

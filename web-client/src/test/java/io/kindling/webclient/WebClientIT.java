@@ -313,7 +313,7 @@ class WebClientIT {
 	}
 
 	@Test
-	void theOperatorsConsoleChartsTheLastHourAndDismissesAReportMadeHere() throws Exception {
+	void theOperatorsConsoleChartsTheLastHourDismissesAReportAndLiftsABanMadeHere() throws Exception {
 		// users of their own (1001 on), who swipe; one reports another
 		DemoTown.seed(swipeApi, JWT_SECRET, 1000);
 		long reporter = DemoTown.demoUsers(1000).get(0);
@@ -322,6 +322,10 @@ class WebClientIT {
 				"{\"user_id\":" + reported + ",\"reason\":\"HARASSMENT\",\"details\":\"made by WebClientIT\"}");
 		assertThat(report.status()).as(report.body()).isEqualTo(201);
 		long reportId = report.json().get("report_id").asLong();
+		long banned = DemoTown.demoUsers(1000).get(2);
+		Response ban = swipeApi.send("POST", "/api/admin/user-bans", ADMIN_TOKEN,
+				"{\"user_id\":" + banned + ",\"reason\":\"banned by WebClientIT\"}");
+		assertThat(ban.status()).as(ban.body()).isEqualTo(201);
 		// a counter's first scrape is no increase: once Prometheus holds the swipes so
 		// far,
 		// one more (a like back, so a match too) gives the swipes chart a rate to draw
@@ -354,7 +358,21 @@ class WebClientIT {
 			desk.waitForPresent(By.cssSelector("#topics tbody tr"));
 			By item = By.cssSelector("#swipe-reports li[data-report-id='" + reportId + "']");
 			assertThat(desk.waitFor(item).getText()).contains("HARASSMENT", "made by WebClientIT");
+			By banRow = By.cssSelector("#user-bans tr[data-user-id='" + banned + "']");
+			assertThat(desk.waitFor(banRow).getText()).contains("banned by WebClientIT", "no end");
 			desk.screenshot("ops", SCREENSHOTS);
+
+			desk.click(By.cssSelector("#user-bans tr[data-user-id='" + banned + "'] button.lift"));
+			new WebDriverWait(desk.driver(), Browser.WAIT)
+				.until(ExpectedConditions.invisibilityOfElementLocated(banRow));
+			assertThat(swipeApi.get("/api/admin/user-bans", ADMIN_TOKEN)
+				.json()
+				.get("bans")
+				.valueStream()
+				.filter((entry) -> entry.get("user_id").asLong() == banned)).as("the ban, lifted from the console")
+				.isEmpty();
+			Response again = swipeApi.send("DELETE", "/api/admin/user-bans/" + banned, ADMIN_TOKEN, null);
+			assertThat(again.status()).as(again.body()).isEqualTo(404);
 
 			desk.click(By.cssSelector("#swipe-reports li[data-report-id='" + reportId + "'] button.dismiss"));
 			new WebDriverWait(desk.driver(), Browser.WAIT).until(ExpectedConditions.invisibilityOfElementLocated(item));

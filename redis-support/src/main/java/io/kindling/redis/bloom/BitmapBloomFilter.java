@@ -1,13 +1,10 @@
 package io.kindling.redis.bloom;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -17,42 +14,24 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * round trip and tests the bits here, so a batch of thousands of candidates costs one
  * small read instead of thousands of {@code GETBIT}s.
  */
-public final class BitmapBloomFilter implements BucketedBloomFilter {
+public final class BitmapBloomFilter extends BloomKeysOnRedis {
 
 	/** Keeps one script call's argument list small when many items are added at once. */
 	private static final int ADD_CHUNK = 1_000;
-
-	private final StringRedisTemplate redis;
 
 	private final BitmapAddScript addScript;
 
 	private final BitmapReadScript readScript;
 
-	private final BloomKeys keys;
-
-	private final BloomSpec spec;
-
 	public BitmapBloomFilter(StringRedisTemplate redis, BloomKeys keys, BloomSpec spec) {
-		this.redis = redis;
+		super(redis, keys, spec);
 		this.addScript = new BitmapAddScript(redis);
 		this.readScript = new BitmapReadScript(redis);
-		this.keys = keys;
-		this.spec = spec;
 	}
 
 	@Override
 	public String mode() {
 		return "bitmap";
-	}
-
-	@Override
-	public BloomSpec spec() {
-		return this.spec;
-	}
-
-	@Override
-	public boolean open(String owner) {
-		return Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(this.keys.count(owner), "0"));
 	}
 
 	@Override
@@ -102,46 +81,6 @@ public final class BitmapBloomFilter implements BucketedBloomFilter {
 			}
 		}
 		return true;
-	}
-
-	@Override
-	public long count(String owner) {
-		String count = this.redis.opsForValue().get(this.keys.count(owner));
-		return (count != null) ? Long.parseLong(count) : -1;
-	}
-
-	@Override
-	public void drop(String owner) {
-		long buckets = buckets(owner);
-		List<String> names = new ArrayList<>();
-		names.add(this.keys.count(owner));
-		for (long b = 0; b < buckets; b++) {
-			names.add(this.keys.bucket(owner, b));
-		}
-		this.redis.delete(names);
-	}
-
-	@Override
-	public long memoryBytes(String owner) {
-		long buckets = buckets(owner);
-		List<String> names = new ArrayList<>();
-		names.add(this.keys.count(owner));
-		for (long b = 0; b < buckets; b++) {
-			names.add(this.keys.bucket(owner, b));
-		}
-		return this.redis.execute((RedisCallback<Long>) (connection) -> {
-			long total = 0;
-			for (String name : names) {
-				total += memoryUsage(connection, name);
-			}
-			return total;
-		});
-	}
-
-	static long memoryUsage(RedisConnection connection, String key) {
-		Object usage = connection.execute("MEMORY", "USAGE".getBytes(StandardCharsets.UTF_8),
-				key.getBytes(StandardCharsets.UTF_8));
-		return (usage instanceof Long bytes) ? bytes : 0;
 	}
 
 }

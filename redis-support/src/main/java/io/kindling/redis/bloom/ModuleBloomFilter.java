@@ -27,36 +27,18 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * bucket that vanished recreates it with the same spec, never with the module's 100-item
  * default.
  */
-public final class ModuleBloomFilter implements BucketedBloomFilter {
-
-	private final StringRedisTemplate redis;
+public final class ModuleBloomFilter extends BloomKeysOnRedis {
 
 	private final ClaimSlotsScript claimSlots;
 
-	private final BloomKeys keys;
-
-	private final BloomSpec spec;
-
 	public ModuleBloomFilter(StringRedisTemplate redis, BloomKeys keys, BloomSpec spec) {
-		this.redis = redis;
+		super(redis, keys, spec);
 		this.claimSlots = new ClaimSlotsScript(redis);
-		this.keys = keys;
-		this.spec = spec;
 	}
 
 	@Override
 	public String mode() {
 		return "module";
-	}
-
-	@Override
-	public BloomSpec spec() {
-		return this.spec;
-	}
-
-	@Override
-	public boolean open(String owner) {
-		return Boolean.TRUE.equals(this.redis.opsForValue().setIfAbsent(this.keys.count(owner), "0"));
 	}
 
 	@Override
@@ -134,40 +116,6 @@ public final class ModuleBloomFilter implements BucketedBloomFilter {
 			}
 		}
 		return found;
-	}
-
-	@Override
-	public long count(String owner) {
-		String count = this.redis.opsForValue().get(this.keys.count(owner));
-		return (count != null) ? Long.parseLong(count) : -1;
-	}
-
-	@Override
-	public void drop(String owner) {
-		long buckets = buckets(owner);
-		List<String> names = new ArrayList<>();
-		names.add(this.keys.count(owner));
-		for (long b = 0; b < buckets; b++) {
-			names.add(this.keys.bucket(owner, b));
-		}
-		this.redis.delete(names);
-	}
-
-	@Override
-	public long memoryBytes(String owner) {
-		long buckets = buckets(owner);
-		List<String> names = new ArrayList<>();
-		names.add(this.keys.count(owner));
-		for (long b = 0; b < buckets; b++) {
-			names.add(this.keys.bucket(owner, b));
-		}
-		return this.redis.execute((RedisCallback<Long>) (connection) -> {
-			long total = 0;
-			for (String name : names) {
-				total += BitmapBloomFilter.memoryUsage(connection, name);
-			}
-			return total;
-		});
 	}
 
 	/**
