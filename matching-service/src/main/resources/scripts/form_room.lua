@@ -15,6 +15,11 @@
 -- KEYS[1] matching:queue:{<topicId>:<size>}            ZSET, member "<token>:<join id>", score ms when waiting began
 -- KEYS[2] matching:popped:{<topicId>:<size>}           ZSET, member as the queue's, score ms when popped
 -- KEYS[3] matching:entry-partners:{<topicId>:<size>}   hash, field a member, value "<id>:<until ms>,..."
+-- A party's entry (its member holds ".<creator token>~<partner token>." in its join id) stands for two people: it counts
+-- two towards a room's size, both its tokens' ids count as its own for recent partners, a room of three takes it with
+-- one person alone (two parties weigh four: never in one room), and no room of two ever takes it (a party alone is
+-- not a room, so the 3 -> 2 fallback passes it by).
+--
 -- ARGV[1] size, ARGV[2] now (ms), ARGV[3] timed out at or before (ms), ARGV[4] falls back at or before (ms),
 -- ARGV[5] popped records older than this are forgotten (ms), ARGV[6] most timed-out entries to drop in one call,
 -- ARGV[7] an entry to look for ("" = none), ARGV[8] the window, ARGV[9] may be rematched at or before (ms),
@@ -58,14 +63,37 @@ local function recentOf(member)
   end
   return list
 end
-local ids = {}
-local function idOf(member)
-  local id = ids[member]
-  if id == nil then
-    id = string.sub(redis.sha1hex(string.match(member, '^(.*):[^:]*$')), 1, 16)
-    ids[member] = id
+local function partyOf(member)
+  return string.match(member, ':[^:]*%.([%w_%-]+)~([%w_%-]+)%.')
+end
+local weights = {}
+local function weight(member)
+  local w = weights[member]
+  if w == nil then
+    w = 1
+    if partyOf(member) then
+      w = 2
+    end
+    weights[member] = w
   end
-  return id
+  return w
+end
+local function idOfToken(token)
+  return string.sub(redis.sha1hex(token), 1, 16)
+end
+local ids = {}
+local function idsOf(member)
+  local list = ids[member]
+  if list == nil then
+    local creator, partner = partyOf(member)
+    if creator then
+      list = {idOfToken(creator), idOfToken(partner)}
+    else
+      list = {idOfToken(string.match(member, '^(.*):[^:]*$'))}
+    end
+    ids[member] = list
+  end
+  return list
 end
 local function compatible(a, b)
   local ofA = recentOf(a)
@@ -73,7 +101,17 @@ local function compatible(a, b)
   if next(ofA) == nil and next(ofB) == nil then
     return true
   end
-  return not ofA[idOf(b)] and not ofB[idOf(a)]
+  for _, id in ipairs(idsOf(b)) do
+    if ofA[id] then
+      return false
+    end
+  end
+  for _, id in ipairs(idsOf(a)) do
+    if ofB[id] then
+      return false
+    end
+  end
+  return true
 end
 
 local members = {}
@@ -87,25 +125,43 @@ local function load(count)
     scores[#scores + 1] = tonumber(range[i + 1])
   end
 end
--- the first room of `take` without recent partners, headed by an entry whose score is at or before headBefore
-local function search(take, headBefore)
-  for i = 1, #members - take + 1 do
+-- the first room of `take` people, headed by an entry whose score is at or before headBefore, filled oldest first:
+-- without recent partners unless anyPartners; a party's entry (two people) only when parties
+local function search(take, headBefore, parties, anyPartners)
+  for i = 1, #members do
     if scores[i] > headBefore then
       return nil
     end
-    local room = {i}
-    for j = i + 1, #members do
-      local fits = true
-      for _, k in ipairs(room) do
-        if not compatible(members[k], members[j]) then
-          fits = false
-          break
+    local headWeight = weight(members[i])
+    if parties or headWeight == 1 then
+      local room = {i}
+      local people = headWeight
+      for j = i + 1, #members do
+        local w = weight(members[j])
+        local fits = people + w <= take and (parties or w == 1)
+        if fits and not anyPartners then
+          for _, k in ipairs(room) do
+            if not compatible(members[k], members[j]) then
+              fits = false
+              break
+            end
+          end
+        end
+        if fits then
+          room[#room + 1] = j
+          people = people + w
+          if people == take then
+            return room
+          end
         end
       end
-      if fits then
-        room[#room + 1] = j
-        if #room == take then
-          return room
+      -- the next ones alone did not fill it, a party may: a person alone heads a room of three with the oldest
+      -- party that fits
+      if parties and headWeight == 1 and take == 3 then
+        for j = i + 1, #members do
+          if weight(members[j]) == 2 and (anyPartners or compatible(members[i], members[j])) then
+            return {i, j}
+          end
         end
       end
     end
@@ -133,30 +189,29 @@ if ready > 0 then
   end
   -- more timed-out entries than one call drops: never put them in a room, the next call goes on dropping
   if scores[1] > timeoutBefore then
-    if ready >= size then
-      room = search(size, math.huge)
+    -- two entries can fill a room of three when one is a party
+    if ready >= 2 then
+      room = search(size, math.huge, true, false)
       if room == nil and ready > #members then
         widen()
-        room = search(size, math.huge)
+        room = search(size, math.huge, true, false)
       end
     end
     if room == nil and size == 3 and ready >= 2 and scores[1] <= fallbackBefore then
       widen()
-      room = search(2, fallbackBefore)
+      room = search(2, fallbackBefore, false, false)
       if room ~= nil then
         fallback = 1
       end
     end
     if room == nil and ready <= window and scores[1] <= rematchBefore then
       widen()
-      if ready >= size then
-        room = {}
-        for i = 1, size do
-          room[i] = i
+      room = search(size, scores[1], true, true)
+      if room == nil and size == 3 and ready >= 2 then
+        room = search(2, fallbackBefore, false, true)
+        if room ~= nil then
+          fallback = 1
         end
-      elseif size == 3 and ready >= 2 and scores[1] <= fallbackBefore then
-        room = {1, 2}
-        fallback = 1
       end
       if room ~= nil then
         rematch = 1

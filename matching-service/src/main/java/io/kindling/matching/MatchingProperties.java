@@ -37,6 +37,9 @@ import org.springframework.validation.annotation.Validated;
  * banned session joined its room from (no join, no new session from it); 0 turns this off
  * @param adminToken the token the operators' API ({@code /api/admin/**}) wants; empty
  * turns that API off
+ * @param partyTtl how long a party lives from its last change while its members neither
+ * wait nor sit in a room (a party that joins lives through the longest wait and room, and
+ * this long more)
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
@@ -47,7 +50,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue("5s") Duration banCacheTtl, @DefaultValue("30m") Duration rematchCooldown,
 		@DefaultValue("60s") Duration rematchAfter, @DefaultValue("3") @Min(1) int reportsToBan,
 		@DefaultValue("24h") Duration reportWindow, @DefaultValue("1h") Duration reportBanNetworkFor,
-		@DefaultValue("") String adminToken) {
+		@DefaultValue("") String adminToken, @DefaultValue("10m") Duration partyTtl) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -62,6 +65,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requireNotNegative("rematch-after", rematchAfter);
 		requirePositive("report-window", reportWindow);
 		requireNotNegative("report-ban-network-for", reportBanNetworkFor);
+		requirePositive("party-ttl", partyTtl);
 	}
 
 	private static void requireNotNegative(String name, Duration value) {
@@ -84,9 +88,12 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 	 * = off
 	 * @param sessionsPerMinute sessions ({@code POST /api/sessions}) per address per
 	 * minute, 0 = off
+	 * @param partiesPerMinute parties made and party codes tried
+	 * ({@code POST /api/parties} and {@code POST /api/parties/{code}/members}) per
+	 * address per minute, 0 = off: it bounds guessing a code
 	 */
 	public record RateLimit(@DefaultValue("20") @Min(0) int joinsPerMinute,
-			@DefaultValue("30") @Min(0) int sessionsPerMinute) {
+			@DefaultValue("30") @Min(0) int sessionsPerMinute, @DefaultValue("10") @Min(0) int partiesPerMinute) {
 
 	}
 

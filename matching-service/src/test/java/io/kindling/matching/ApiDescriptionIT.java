@@ -79,10 +79,31 @@ class ApiDescriptionIT extends RoomFeatureTest {
 			.isEqualTo(202);
 		this.api.status(cy);
 		this.api.leave(cy);
+		parties();
 		refusals(ana);
 		operators();
 		this.contract.assertAllConformed();
 		System.out.println("operations no answer was checked for: " + this.contract.unexercised());
+	}
+
+	private void parties() {
+		String dee = this.api.session();
+		Response party = this.api.send("POST", "/api/parties", dee, null);
+		assertThat(party.status()).isEqualTo(201);
+		String members = "/api/parties/" + party.field("code") + "/members";
+		String eve = this.api.session();
+		assertThat(this.api.send("POST", members, eve, null).status()).isEqualTo(200);
+		assertThat(this.api.send("POST", members, this.api.session(), null).status()).isEqualTo(409);
+		assertThat(this.api.send("POST", "/api/parties/2A2A2A/members", eve, null).status()).isEqualTo(404);
+		String forParty = ", \"party_id\": \"" + party.field("party_id") + "\"}";
+		assertThat(this.api.send("POST", "/api/matching", dee, "{\"topic_id\": 4, \"size\": 2" + forParty).status())
+			.isEqualTo(400);
+		assertThat(this.api.send("POST", "/api/matching", eve, "{\"topic_id\": 4, \"size\": 3" + forParty).status())
+			.isEqualTo(403);
+		assertThat(this.api.send("POST", "/api/matching", dee, "{\"topic_id\": 4, \"size\": 3" + forParty).status())
+			.isEqualTo(202);
+		this.api.status(eve);
+		this.api.leave(eve);
 	}
 
 	@Test

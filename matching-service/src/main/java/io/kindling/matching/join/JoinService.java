@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 
+import io.kindling.matching.party.Parties;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.ratelimit.RateLimiter;
 import io.kindling.matching.room.RoomClaims;
@@ -26,10 +28,13 @@ public class JoinService {
 
 	private final QueueStats stats;
 
-	JoinService(RateLimiter rateLimiter, RoomClaims claims, QueueStats stats) {
+	private final Parties parties;
+
+	JoinService(RateLimiter rateLimiter, RoomClaims claims, QueueStats stats, Parties parties) {
 		this.rateLimiter = rateLimiter;
 		this.claims = claims;
 		this.stats = stats;
+		this.parties = parties;
 	}
 
 	/**
@@ -51,6 +56,25 @@ public class JoinService {
 			Optional<Duration> fallbackAfter) {
 		this.rateLimiter.countJoin(clientAddress);
 		return status(this.claims.join(session.token(), clientAddress, topicIds, size, fallbackAfter));
+	}
+
+	/**
+	 * The creator of a party of two joins for both (size 3 only, checked first), as one
+	 * ticket: the party's second member waits, and is seated, with it. A party does not
+	 * opt in to the fallback to anyone.
+	 * @throws io.kindling.support.web.Refused {@code party-size}, {@code party-fallback},
+	 * {@code rate-limited}, {@code no-such-party}, {@code not-party-creator},
+	 * {@code party-incomplete}, then as {@link #join}, for either member
+	 */
+	MatchingStatus joinParty(Session session, String clientAddress, List<Long> topicIds, int size, String partyId,
+			Optional<Duration> fallbackAfter) {
+		Parties.requireSize(size);
+		Parties.requireNoFallback(fallbackAfter);
+		this.rateLimiter.countJoin(clientAddress);
+		QueueEntry.Party party = this.parties.forJoin(session.token(), partyId);
+		TokenState state = this.claims.joinParty(session.token(), clientAddress, topicIds, size, party);
+		this.parties.joined(partyId);
+		return status(state);
 	}
 
 	/** A token's status as Redis holds it, without trying to form a room. */

@@ -135,14 +135,17 @@ public class FormRoomScript {
 		int poppedFrom = 5 + 2 * timedOutCount;
 		List<QueueEntry> timedOut = new ArrayList<>(timedOutCount);
 		for (int i = 5; i + 1 < poppedFrom; i += 2) {
-			timedOut.add(QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)), queue));
+			// a party's entry times out for both its people
+			timedOut.addAll(
+					QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)), queue).people());
 		}
 		List<QueueEntry> popped = new ArrayList<>(3);
 		Map<String, String> partnerLists = new HashMap<>();
 		for (int i = poppedFrom; i + 2 < answer.size(); i += 3) {
 			QueueEntry entry = QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)),
 					queue);
-			popped.add(entry);
+			// a party's one entry seats both its people, side by side
+			popped.addAll(entry.people());
 			String partners = String.valueOf(answer.get(i + 2));
 			if (!partners.isEmpty()) {
 				partnerLists.put(entry.member(), partners);

@@ -16,18 +16,28 @@ import java.util.stream.Collectors;
  * also carries the address the join came from, so that forming can ask the ban list about
  * an entry it pops without another read, and, for a join of several topics, those topics:
  * the same entry waits in each of their queues, and whichever queue pops it can put its
- * claim back whole.
+ * claim back whole. A party's join (two sessions waiting as one ticket) also names both
+ * tokens and the second one's address: its one entry, under the creator's token, stands
+ * for both, and each one's claim names the same join. A join that opted in to the
+ * fallback to anyone names its wait, in a field of its own.
  *
  * @param token the session token
  * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64,
- * then {@code .<topic id>-<topic id>...} when the join named several topics or opted in
- * to the fallback to anyone, then {@code .<seconds>} of that fallback
+ * then {@code .<topic id>-<topic id>...} when the join named several topics, is a party's
+ * or opted in to the fallback; then a party's
+ * {@code .<creator token>~<partner token>.<partner
+ * address>}; then {@code .f=<seconds>} of the fallback. Each part tells itself apart: the
+ * topics are digits, only the party's tokens hold a {@code ~}, only the fallback's part
+ * an {@code =} (neither base64 without padding nor a token has one)
  * @param since when the join began waiting (the entry's score, but in a fallback queue,
  * where the score is when the entry becomes eligible there)
  */
 public record QueueEntry(String token, String joinId, Instant since) {
 
 	private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+
+	/** Opens the fallback's part of a join id. */
+	static final String FALLBACK_TAG = "f=";
 
 	/**
 	 * A new join's id: 64 random bits, then the joiner's address, then its topics when it
@@ -44,15 +54,81 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * whichever queue pops it knows both.
 	 */
 	public static String newJoinId(String address, List<Long> topicIds, Optional<Duration> fallbackAfter) {
+		return newJoinId(address, topicIds, Optional.empty(), fallbackAfter);
+	}
+
+	/**
+	 * A party's join id: as a join's (its topics always named, even one), then
+	 * {@code .<creator token>~<partner token>.<partner address>}. Both claims name it,
+	 * and the queue's one entry is the creator's.
+	 */
+	public static String newPartyJoinId(String address, List<Long> topicIds, String creator, String partner,
+			String partnerAddress) {
+		return newJoinId(address, topicIds, Optional.of(new Party(creator, partner, partnerAddress)), Optional.empty());
+	}
+
+	/** A join id with every part this join has (see {@link QueueEntry}). */
+	static String newJoinId(String address, List<Long> topicIds, Optional<Party> party,
+			Optional<Duration> fallbackAfter) {
 		byte[] random = new byte[8];
 		ThreadLocalRandom.current().nextBytes(random);
-		String id = BASE64.encodeToString(random) + "."
-				+ BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8));
-		String topics = topicIds.stream().map(String::valueOf).collect(Collectors.joining("-"));
-		if (fallbackAfter.isPresent()) {
-			return id + "." + topics + "." + fallbackAfter.get().toSeconds();
+		StringBuilder id = new StringBuilder(BASE64.encodeToString(random)).append('.').append(encoded(address));
+		if (topicIds.size() > 1 || party.isPresent() || fallbackAfter.isPresent()) {
+			id.append('.').append(topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")));
 		}
-		return (topicIds.size() > 1) ? id + "." + topics : id;
+		party.ifPresent((p) -> id.append('.')
+			.append(p.creator())
+			.append(PARTY_SEPARATOR)
+			.append(p.partner())
+			.append('.')
+			.append(encoded(p.partnerAddress())));
+		fallbackAfter.ifPresent((after) -> id.append('.').append(FALLBACK_TAG).append(after.toSeconds()));
+		return id.toString();
+	}
+
+	private static String encoded(String text) {
+		return BASE64.encodeToString(text.getBytes(StandardCharsets.UTF_8));
+	}
+
+	/** Between the two tokens of a party's join id: in neither a token nor base64. */
+	static final String PARTY_SEPARATOR = "~";
+
+	/**
+	 * The two sessions of a party's join, as its id names them.
+	 *
+	 * @param creator the token whose entry waits in the queue
+	 * @param partner the second member's token
+	 * @param partnerAddress the address the second member joined the party from
+	 */
+	public record Party(String creator, String partner, String partnerAddress) {
+
+	}
+
+	/** The party this join is, if it is one. */
+	public Optional<Party> party() {
+		return partyOf(this.joinId);
+	}
+
+	static Optional<Party> partyOf(String joinId) {
+		String[] parts = joinId.split("\\.");
+		if (parts.length < 5) {
+			return Optional.empty();
+		}
+		String[] tokens = parts[3].split(PARTY_SEPARATOR);
+		if (tokens.length != 2 || parts[4].startsWith(FALLBACK_TAG)) {
+			return Optional.empty();
+		}
+		return Optional.of(new Party(tokens[0], tokens[1], decoded(parts[4])));
+	}
+
+	/**
+	 * The people this entry stands for: itself, or for a party's entry both members, each
+	 * with its own token and the same join (and so the same member in the queue).
+	 */
+	public List<QueueEntry> people() {
+		return party().map((party) -> List.of(new QueueEntry(party.creator(), this.joinId, this.since),
+				new QueueEntry(party.partner(), this.joinId, this.since)))
+			.orElse(List.of(this));
 	}
 
 	/** A join of one topic's id. */
@@ -60,9 +136,12 @@ public record QueueEntry(String token, String joinId, Instant since) {
 		return newJoinId(address, List.of());
 	}
 
-	/** The queue's member: {@code <token>:<join id>} (a token has no colon). */
+	/**
+	 * The queue's member: {@code <token>:<join id>} (a token has no colon); a party's
+	 * entry is its creator's, whichever member asks.
+	 */
 	public String member() {
-		return this.token + ":" + this.joinId;
+		return party().map(Party::creator).orElse(this.token) + ":" + this.joinId;
 	}
 
 	/**
@@ -70,12 +149,20 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * none.
 	 */
 	public String address() {
+		Optional<Party> party = party();
+		if (party.isPresent() && party.get().partner().equals(this.token)) {
+			return party.get().partnerAddress();
+		}
 		String[] parts = this.joinId.split("\\.");
 		if (parts.length < 2) {
 			return "";
 		}
+		return decoded(parts[1]);
+	}
+
+	private static String decoded(String part) {
 		try {
-			return new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8);
+			return new String(Base64.getUrlDecoder().decode(part), StandardCharsets.UTF_8);
 		}
 		catch (IllegalArgumentException ex) {
 			// not an id this service wrote
@@ -101,11 +188,12 @@ public record QueueEntry(String token, String joinId, Instant since) {
 
 	static Optional<Duration> fallbackAfterOf(String joinId) {
 		String[] parts = joinId.split("\\.");
-		if (parts.length < 4) {
+		String last = parts[parts.length - 1];
+		if (parts.length < 4 || !last.startsWith(FALLBACK_TAG)) {
 			return Optional.empty();
 		}
 		try {
-			return Optional.of(Duration.ofSeconds(Long.parseLong(parts[3])));
+			return Optional.of(Duration.ofSeconds(Long.parseLong(last.substring(FALLBACK_TAG.length()))));
 		}
 		catch (NumberFormatException ex) {
 			// not an id this service wrote

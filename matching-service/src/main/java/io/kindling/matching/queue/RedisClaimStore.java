@@ -130,6 +130,7 @@ class RedisClaimStore implements ClaimStore {
 			.filter((entry) -> entry.getValue() != null && entry.getScore() != null)
 			.map((entry) -> QueueEntry.parse(Objects.requireNonNull(entry.getValue()),
 					String.valueOf(Objects.requireNonNull(entry.getScore()).longValue()), queue))
+			.flatMap((entry) -> entry.people().stream())
 			.toList();
 	}
 

@@ -1,7 +1,9 @@
 package io.kindling.matching.queue;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import io.kindling.redis.LuaScript;
@@ -30,14 +32,21 @@ public class RestoreRoomScript {
 	 * @return how many went back
 	 */
 	public long restore(PoppedRoom room, Set<QueueEntry> back) {
-		List<String> args = new ArrayList<>();
+		// a party's two people share one member: it goes back once, if either does
+		Map<String, QueueEntry> members = new LinkedHashMap<>();
+		Map<String, Boolean> backs = new LinkedHashMap<>();
 		for (QueueEntry participant : room.participants()) {
-			args.add(participant.member());
-			args.add(String.valueOf(participant.scoreIn(room.queue())));
-			args.add(back.contains(participant) ? "1" : "0");
-			args.add(room.partnerLists().getOrDefault(participant.member(), ""));
+			members.putIfAbsent(participant.member(), participant);
+			backs.merge(participant.member(), back.contains(participant), Boolean::logicalOr);
 		}
 		MatchQueue queue = room.queue();
+		List<String> args = new ArrayList<>();
+		members.forEach((member, participant) -> {
+			args.add(member);
+			args.add(String.valueOf(participant.scoreIn(queue)));
+			args.add(backs.get(member) ? "1" : "0");
+			args.add(room.partnerLists().getOrDefault(member, ""));
+		});
 		return this.script.run(this.redis, List.of(queue.key(), queue.poppedKey(), queue.entryPartnersKey()),
 				args.toArray(String[]::new));
 	}

@@ -48,6 +48,14 @@ public class RateLimiter {
 		count("sessions", address, this.limits.sessionsPerMinute());
 	}
 
+	/**
+	 * Counts a party made or a party code tried from this address; refuses
+	 * {@code rate-limited} past the limit, which bounds guessing codes.
+	 */
+	public void countParty(String address) {
+		count("parties", address, this.limits.partiesPerMinute());
+	}
+
 	private void count(String kind, String address, int perMinute) {
 		if (perMinute == 0) {
 			return;

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
@@ -135,8 +136,28 @@ public class RoomClaims {
 	 */
 	public TokenState join(String token, String address, List<Long> topicIds, int size,
 			Optional<Duration> fallbackAfter) {
+		return join(token, address, topicIds, size, fallbackAfter, Optional.empty());
+	}
+
+	/**
+	 * As {@link #join(String, String, List, int)}, for a party of two: the creator joins
+	 * for both, and both claims name the one join (the creator's first, then the
+	 * partner's; a partner already waiting or in a room undoes the creator's and refuses
+	 * the join). The queue's one entry stands for both, with the recent partners of both:
+	 * forming takes it whole into a room of three, or not at all. A party waits for its
+	 * topics only (the request refuses it the fallback to anyone).
+	 * @param partner the party's second member: its token and the address it joined the
+	 * party from
+	 * @throws Refused as a join, the ban list and the claim asked about both members
+	 */
+	public TokenState joinParty(String token, String address, List<Long> topicIds, int size, QueueEntry.Party partner) {
+		return join(token, address, topicIds, size, Optional.empty(), Optional.of(partner));
+	}
+
+	private TokenState join(String token, String address, List<Long> topicIds, int size,
+			Optional<Duration> fallbackAfter, Optional<QueueEntry.Party> party) {
 		String sessionKey = Session.keyOf(token);
-		if (this.bans.isBanned(sessionKey, address)) {
+		if (this.bans.isBanned(sessionKey, address) || party.filter(this::partnerBanned).isPresent()) {
 			throw banned();
 		}
 		for (long topicId : topicIds) {
@@ -145,20 +166,30 @@ public class RoomClaims {
 			}
 		}
 		Instant now = now();
-		TokenState.Waiting waiting = new TokenState.Waiting(new MatchQueue(topicIds.get(0), size), now,
-				QueueEntry.newJoinId(address, topicIds, fallbackAfter));
-		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
-		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
-				&& repairIfOrphaned(token, held, waiting.queues(), now)) {
-			outcome = this.store.claimWaiting(token, waiting);
-		}
+		String joinId = party
+			.map((p) -> QueueEntry.newPartyJoinId(address, topicIds, token, p.partner(), p.partnerAddress()))
+			.orElseGet(() -> QueueEntry.newJoinId(address, topicIds, fallbackAfter));
+		TokenState.Waiting waiting = new TokenState.Waiting(new MatchQueue(topicIds.get(0), size), now, joinId);
+		ClaimWaitingScript.Outcome outcome = claimWaiting(token, waiting, now);
 		if (!outcome.claimed()) {
 			throw JoinRefusals.ALREADY_JOINED
 				.refused("this session is already waiting or in a room; DELETE /api/matching first");
 		}
 		String recentPartners = outcome.recentPartners();
+		if (party.isPresent()) {
+			ClaimWaitingScript.Outcome partners = claimWaiting(party.get().partner(), waiting, now);
+			if (!partners.claimed()) {
+				swap(Swap.toIdle(token, waiting));
+				throw JoinRefusals.ALREADY_JOINED
+					.refused("the party's other member is already waiting or in a room; it must leave first");
+			}
+			// the entry keeps both members' recent partners away from the party
+			recentPartners = String.join(",",
+					List.of(recentPartners, partners.recentPartners()).stream().filter((l) -> !l.isEmpty()).toList());
+		}
+		String entryPartners = recentPartners;
 		waiting.fallbackQueue()
-			.ifPresent((anyTopic) -> this.store.enqueue(anyTopic, waiting.entry(token), recentPartners));
+			.ifPresent((anyTopic) -> this.store.enqueue(anyTopic, waiting.entry(token), entryPartners));
 		for (MatchQueue queue : oldestFirst(waiting.queues())) {
 			FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), recentPartners, now);
 			Optional<RoomFormed> formed = settle(queue, result, now).formed();
@@ -169,12 +200,29 @@ public class RoomClaims {
 		// asked again now that the entry is in: a ban made here meanwhile forgot this
 		// instance's cache before taking its session out of its queue, so either this
 		// sees it or that found this claim
-		if (this.bans.isBanned(sessionKey, address)) {
+		if (this.bans.isBanned(sessionKey, address) || party.filter(this::partnerBanned).isPresent()) {
 			leaveQueue(token, waiting);
 			throw banned();
 		}
 		// a room formed from here on reaches the caller by push or by its next poll
 		return waiting;
+	}
+
+	/**
+	 * The token claims this wait, setting a claim a crash left without its entry idle
+	 * first.
+	 */
+	private ClaimWaitingScript.Outcome claimWaiting(String token, TokenState.Waiting waiting, Instant now) {
+		ClaimWaitingScript.Outcome outcome = this.store.claimWaiting(token, waiting);
+		if (!outcome.claimed() && outcome.held() instanceof TokenState.Waiting held
+				&& repairIfOrphaned(token, held, waiting.queues(), now)) {
+			outcome = this.store.claimWaiting(token, waiting);
+		}
+		return outcome;
+	}
+
+	private boolean partnerBanned(QueueEntry.Party party) {
+		return this.bans.isBanned(Session.keyOf(party.partner()), party.partnerAddress());
 	}
 
 	/**
@@ -235,7 +283,8 @@ public class RoomClaims {
 	public TokenState poll(String token, String address) {
 		TokenState state = this.store.read(token);
 		if (state instanceof TokenState.Waiting waiting && (this.bans.isBanned(Session.keyOf(token), address)
-				|| this.bans.isAddressBanned(waiting.entry(token).address()))) {
+				|| this.bans.isAddressBanned(waiting.entry(token).address()) || waiting.entry(token).party().isPresent()
+						&& waiting.entry(token).people().stream().anyMatch(this::isBanned))) {
 			evict(token);
 			state = this.store.read(token);
 		}
@@ -421,6 +470,12 @@ public class RoomClaims {
 	 */
 	private boolean leaveQueue(String token, TokenState.Waiting waiting) {
 		boolean left = swap(Swap.toIdle(token, waiting));
+		// a party waits as one: either member leaving (or banned) takes both out
+		waiting.entry(token)
+			.people()
+			.stream()
+			.filter((person) -> !person.token().equals(token))
+			.forEach((person) -> swap(Swap.toIdle(person.token(), waiting)));
 		waiting.allQueues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
 		return left;
 	}
@@ -528,7 +583,14 @@ public class RoomClaims {
 	private Optional<RoomFormed> seat(PoppedRoom room, int stillWaiting) {
 		MatchQueue queue = room.queue();
 		List<QueueEntry> participants = room.participants();
-		List<QueueEntry> banned = participants.stream().filter(this::isBanned).toList();
+		// a party's two people share their entry's member: one banned stops both
+		Set<String> bannedJoins = participants.stream()
+			.filter(this::isBanned)
+			.map(QueueEntry::member)
+			.collect(Collectors.toSet());
+		List<QueueEntry> banned = participants.stream()
+			.filter((entry) -> bannedJoins.contains(entry.member()))
+			.toList();
 		if (!banned.isEmpty()) {
 			dropBanned(room, banned);
 			return Optional.empty();
@@ -670,14 +732,24 @@ public class RoomClaims {
 	 */
 	private long restore(PoppedRoom room, Set<QueueEntry> entries) {
 		long restored = this.store.restore(room, entries);
-		for (QueueEntry entry : entries) {
-			if (!(this.store.read(entry.token()) instanceof TokenState.Waiting waiting
-					&& waiting.joinId().equals(entry.joinId()))) {
+		Map<String, QueueEntry> byMember = new HashMap<>();
+		entries.forEach((entry) -> byMember.putIfAbsent(entry.member(), entry));
+		for (QueueEntry entry : byMember.values()) {
+			// a party's entry waits only while both its people's claims wait with it
+			List<QueueEntry> people = entry.people();
+			List<QueueEntry> stillWaiting = people.stream().filter(this::stillWaits).toList();
+			if (stillWaiting.size() < people.size()) {
 				this.store.removeEntry(room.queue(), entry);
+				stillWaiting.forEach((person) -> swap(Swap.toIdle(person.token(), person.waiting(room.queue()))));
 				restored--;
 			}
 		}
 		return Math.max(0, restored);
+	}
+
+	private boolean stillWaits(QueueEntry entry) {
+		return this.store.read(entry.token()) instanceof TokenState.Waiting waiting
+				&& waiting.joinId().equals(entry.joinId());
 	}
 
 	/** Where a popped participant's claim moved from, if it moved. */

@@ -12,7 +12,7 @@ import org.springframework.stereotype.Component;
 /**
  * Tells both people of a match, on every stream each has open ({@code GET /api/events},
  * the sender's other devices included), of a new message and of a moved read mark, once
- * the transaction that stored it commits.
+ * the transaction that stored it committed.
  */
 @Component
 class MessagePush {
@@ -28,10 +28,11 @@ class MessagePush {
 	}
 
 	/**
-	 * {@code message_created} with the message, as {@code POST …/messages} answered it.
+	 * {@code message_created} with the message, as {@code POST …/messages} answered it:
+	 * call it after the transaction that stored the message committed.
 	 */
 	void created(MatchMessage message, MatchRef match) {
-		toBoth(match, MESSAGE_CREATED, message);
+		this.events.send(toBoth(match, MESSAGE_CREATED, message));
 	}
 
 	/**
@@ -39,12 +40,12 @@ class MessagePush {
 	 * reader's other devices that they need not show them as unread.
 	 */
 	void read(MatchRef match, long readerUserId, long messageId) {
-		toBoth(match, MESSAGE_READ, new MessageRead(match.matchId(), readerUserId, messageId));
+		this.events
+			.sendAfterCommit(toBoth(match, MESSAGE_READ, new MessageRead(match.matchId(), readerUserId, messageId)));
 	}
 
-	private void toBoth(MatchRef match, String type, Object data) {
-		this.events.sendAfterCommit(
-				List.of(new UserEvent(match.userId1(), type, data), new UserEvent(match.userId2(), type, data)));
+	private static List<UserEvent> toBoth(MatchRef match, String type, Object data) {
+		return List.of(new UserEvent(match.userId1(), type, data), new UserEvent(match.userId2(), type, data));
 	}
 
 	record MessageRead(long matchId, long readerUserId, long messageId) {

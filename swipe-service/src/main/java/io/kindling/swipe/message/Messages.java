@@ -67,8 +67,10 @@ class Messages {
 	/**
 	 * Stores the message with its {@code MESSAGE_SENT} row in one transaction, under a
 	 * share lock of the match, so a message is never stored after the match ended; both
-	 * people are told once it commits. A retry (the same {@code client_message_id} and
-	 * text) stores and tells nothing, and answers the stored message.
+	 * people are told once it committed and its connection went back to the pool (the
+	 * pushes are Redis round trips that need no database). A retry (the same
+	 * {@code client_message_id} and text) stores and tells nothing, and answers the
+	 * stored message.
 	 */
 	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
@@ -83,13 +85,12 @@ class Messages {
 		}
 		this.rateLimit.count(userId);
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+		Committed committed = Objects.requireNonNull(this.transactions.execute((tx) -> {
 			MatchRef match = this.matches.lockLive(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
 			Optional<MatchMessage> stored = this.store.insert(matchId, userId, text, clientMessageId, now);
 			if (stored.isPresent()) {
 				this.outbox.messageSent(stored.get(), match);
-				this.push.created(stored.get(), match);
-				return new Sent(stored.get(), true);
+				return new Committed(new Sent(stored.get(), true), match);
 			}
 			MatchMessage earlier = this.store.byClientMessageId(matchId, userId, clientMessageId)
 				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
@@ -97,8 +98,12 @@ class Messages {
 				throw MessageRefusals.CLIENT_MESSAGE_ID_REUSED
 					.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
 			}
-			return new Sent(earlier, false);
+			return new Committed(new Sent(earlier, false), match);
 		}));
+		if (committed.sent().created()) {
+			this.push.created(committed.sent().message(), committed.match());
+		}
+		return committed.sent();
 	}
 
 	/** The match's messages, newest first, keyset-paged on the message id. */
@@ -139,6 +144,11 @@ class Messages {
 	 * @param created false for a retry that found the message stored
 	 */
 	record Sent(MatchMessage message, boolean created) {
+
+	}
+
+	/** What a send's transaction committed, and the match it was sent in. */
+	private record Committed(Sent sent, MatchRef match) {
 
 	}
 

@@ -54,7 +54,8 @@ class RedisUserEvents implements UserEvents {
 	 * reached its log but not pub/sub reaches the stream with the next event or on the
 	 * client's reconnect; one that did not reach its log is in {@code GET /api/matches}.
 	 */
-	void send(List<UserEvent> events) {
+	@Override
+	public void send(List<UserEvent> events) {
 		List<PushMessage.Pushed> pushed = new ArrayList<>(events.size());
 		for (UserEvent event : events) {
 			String data = this.json.writeValueAsString(event.data());

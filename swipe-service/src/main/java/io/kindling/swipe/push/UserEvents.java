@@ -12,4 +12,11 @@ public interface UserEvents {
 	 */
 	void sendAfterCommit(List<UserEvent> events);
 
+	/**
+	 * Sends the events now: call it once the transaction that wrote what they report has
+	 * committed and given back its connection, so the database connection is not held
+	 * while Redis answers.
+	 */
+	void send(List<UserEvent> events);
+
 }

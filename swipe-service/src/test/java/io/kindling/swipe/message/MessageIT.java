@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -14,6 +15,7 @@ import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
+import io.kindling.redis.LuaScript;
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.swipe.SwipeTestBase;
@@ -22,6 +24,7 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -234,6 +237,26 @@ class MessageIT extends SwipeTestBase {
 		for (EventStream stream : List.of(anasPhone, anasLaptop, bens)) {
 			stream.close();
 		}
+	}
+
+	@Test
+	void thePushesLeaveOnceTheTransactionHasGivenBackItsConnection() {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+		List<String> tellers = List.of("user_events:{" + ana + "}", "user_events:{" + ben + "}");
+		// for each append to Ana's or Ben's log: whether its thread was still in the
+		// transaction (its connection bound, its after-commit work running)
+		List<Boolean> inTransaction = new CopyOnWriteArrayList<>();
+		try (LuaScript.Listening listening = LuaScript.listen((script, keys) -> {
+			if (script.name().equals("append_event") && tellers.containsAll(keys)) {
+				inTransaction.add(TransactionSynchronizationManager.isSynchronizationActive()
+						|| !TransactionSynchronizationManager.getResourceMap().isEmpty());
+			}
+		})) {
+			assertThat(send(ana, matchId, "coffee?", "p1").status()).isEqualTo(201);
+		}
+		assertThat(inTransaction).containsExactly(false, false);
 	}
 
 	@Test

@@ -81,8 +81,13 @@ public final class ChatBench {
 					"--kindling.matching.chat.messages-per-second=1000000", "--kindling.matching.chat.burst=1000000");
 			ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
 			ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
+			// the concurrency limit off: 32 closed-loop clients are twice its 16, and its
+			// refusals
+			// (503 at once) would be counted as the service's messages a second; the
+			// overload
+			// bench measures the limit
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
-					settings(options, "--kindling.security.jwt-secret=" + secret));
+					settings(options, "--kindling.security.jwt-secret=" + secret, "--kindling.web.overload.limit=0"));
 			System.out.printf(
 					"chat bench: %d rooms across two instances; %d clients, %d matches each; %d s "
 							+ "measured after %d s of warm-up%n",
