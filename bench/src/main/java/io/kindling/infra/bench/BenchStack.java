@@ -168,12 +168,23 @@ public final class BenchStack implements AutoCloseable {
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
+		return startService(module, heap, log, settings, List.of());
+	}
+
+	/**
+	 * As {@link #startService(String, String, String, List)}, with {@code fixed} settings
+	 * after the command line's, which they replace: what makes this instance what it is
+	 * for the bench (its concurrency limit off, say).
+	 */
+	public ServiceJar startService(String module, String heap, String log, List<String> settings, List<String> fixed)
+			throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
 		all.add("--kindling.security.jwt-secret=" + this.secret);
 		all.add("--kindling.web.metrics-token=" + this.metricsToken);
 		all.add("--logging.level.root=WARN");
 		all.addAll(settings);
 		all.addAll(this.options.settings());
+		all.addAll(fixed);
 		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), heap, FreePorts.pick(),
 				lastOfEachName(all), this.work.resolve(log));
 		synchronized (this) {

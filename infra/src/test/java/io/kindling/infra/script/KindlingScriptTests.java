@@ -201,6 +201,10 @@ class KindlingScriptTests {
 			.contains("\tsource 127.0.0.2")
 			.contains("http-request del-header X-Forwarded-For")
 			.doesNotContain("forward-headers-strategy");
+		// the nodes know the services' user and the check's from 127.0.0.1 alone, so the
+		// database's section connects from there, not from the one the instances trust
+		String database = cluster.out().substring(cluster.out().indexOf("listen mariadb")).split("\n\n")[0];
+		assertThat(database).contains("\tsource 127.0.0.1\n").doesNotContain("source 127.0.0.2");
 		Path haproxy = Path.of("/usr/sbin/haproxy");
 		if (Files.isExecutable(haproxy)) {
 			Run check = run(List.of(haproxy.toString(), "-c", "-f", this.state.resolve("haproxy.cfg").toString()),

@@ -8,7 +8,7 @@ import java.util.concurrent.atomic.LongAdder;
 import com.netflix.concurrency.limits.Limit;
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limit.FixedLimit;
-import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limit.VegasLimit;
 import com.netflix.concurrency.limits.limit.WindowedLimit;
 import com.netflix.concurrency.limits.limiter.AbstractLimiter;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
@@ -28,15 +28,16 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * {@code Retry-After}, before its credentials are checked or its body read: a queue in
  * front of busy handlers only grows until every caller has given up waiting, and the
  * service then works for callers that are gone (congestion collapse). The limit is
- * Netflix's concurrency-limits: fixed, or adaptive (its {@code Gradient2Limit}, which
- * lowers the limit while answers take longer than their long-run average and raises it
- * while they do not).
+ * Netflix's concurrency-limits: fixed, or adaptive ({@link #limit}: lower while answers
+ * take longer than they did unloaded, higher again while they do not).
  * <p>
  * The management endpoints (health, metrics) are never refused. A request holds its slot
  * until its handler returns: an event stream or a WebSocket, which go on asynchronously
  * after that, hold none for their life.
  */
 final class LoadShedding extends OncePerRequestFilter {
+
+	private static final int PROBE_WINDOWS = 600;
 
 	private final AbstractLimiter<Void> limiter;
 
@@ -62,7 +63,17 @@ final class LoadShedding extends OncePerRequestFilter {
 				+ "sent again after " + retryAfterSeconds + " s (Retry-After)";
 	}
 
-	private static Limit limit(OverloadProperties properties) {
+	/**
+	 * Fixed, or TCP Vegas's rule over windows of answers: the window's latency against
+	 * the least seen (the instance unloaded) says how many requests are queueing inside
+	 * the instance (for its CPU, its pools), and the limit comes down while more than a
+	 * few are and goes back up while none are. Netflix's {@code Gradient2Limit}, used
+	 * before, compares the latency with its own long-run average instead, which catches
+	 * up with a steady overload within seconds: under one it stayed at its maximum, and
+	 * on two cores 16 swipes at once, four times what keeps them busy, made every answer,
+	 * refusals included, wait for a core.
+	 */
+	static Limit limit(OverloadProperties properties) {
 		int minLimit = Math.min(properties.minLimit(), properties.limit());
 		if (!properties.adaptive() || minLimit == properties.limit()) {
 			return FixedLimit.of(properties.limit());
@@ -72,10 +83,14 @@ final class LoadShedding extends OncePerRequestFilter {
 		return WindowedLimit.newBuilder()
 			.minWindowTime(100, TimeUnit.MILLISECONDS)
 			.maxWindowTime(1, TimeUnit.SECONDS)
-			.build(Gradient2Limit.newBuilder()
+			.build(VegasLimit.newBuilder()
 				.initialLimit(properties.limit())
-				.minLimit(minLimit)
 				.maxConcurrency(properties.limit())
+				.decreaseFunction((limit) -> Math.max(minLimit, limit - Math.max(1, Math.log10(limit))))
+				// the unloaded latency is the least seen, taken afresh every 300 to 600
+				// windows per place of the limit (minutes): more often, and a steady
+				// overload's latency would soon pass for unloaded
+				.probeMultiplier(PROBE_WINDOWS)
 				.build());
 	}
 

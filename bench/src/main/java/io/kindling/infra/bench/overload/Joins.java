@@ -88,12 +88,12 @@ final class Joins implements Workload {
 	}
 
 	@Override
-	public boolean call(int index) throws IOException {
+	public boolean call(ServiceClient http, int index) throws IOException {
 		if (index >= this.sessions) {
 			throw new IllegalStateException("no session prepared for call " + index);
 		}
 		this.answers.begin(index);
-		Response answer = this.http.send("POST", "/api/matching", this.tokens[index],
+		Response answer = http.send("POST", "/api/matching", this.tokens[index],
 				"{\"topic_id\":" + (FIRST_TOPIC + index % TOPICS) + ",\"size\":2}");
 		return this.answers.record(index, answer,
 				() -> (answer.status() == 200) ? answer.json().get("conversation_id").asLong() : 0);

@@ -22,16 +22,13 @@ import io.kindling.infra.http.ServiceClient;
  */
 final class Swipes implements Workload {
 
-	private final ServiceClient http;
-
 	private final BenchStack stack;
 
 	private final Answers answers;
 
 	private int profiles;
 
-	Swipes(ServiceClient http, BenchStack stack, int capacity) {
-		this.http = http;
+	Swipes(BenchStack stack, int capacity) {
 		this.stack = stack;
 		this.answers = new Answers(capacity);
 	}
@@ -51,14 +48,14 @@ final class Swipes implements Workload {
 	}
 
 	@Override
-	public boolean call(int index) throws IOException {
+	public boolean call(ServiceClient http, int index) throws IOException {
 		if (index + 2 > this.profiles) {
 			throw new IllegalStateException("no profile prepared for call " + index);
 		}
 		this.answers.begin(index);
 		long user = user(index);
 		long target = (index % 2 == 0) ? user + 1 : user - 1;
-		Response answer = this.http.sendOrThrow(Request.of("POST", "/api/swipes")
+		Response answer = http.sendOrThrow(Request.of("POST", "/api/swipes")
 			.bearer(this.stack.token(user))
 			.header("Idempotency-Key", "overload-" + index)
 			.json("{\"target_user_id\":" + target + ",\"action\":\"LIKE\"}"));

@@ -2,6 +2,8 @@ package io.kindling.infra.bench.overload;
 
 import java.io.IOException;
 
+import io.kindling.infra.http.ServiceClient;
+
 /**
  * One kind of call the bench overloads. Every call has its own index, from a counter the
  * phases share, and with it its own people: no two calls touch the same user or session,
@@ -16,10 +18,10 @@ interface Workload {
 	void prepare(int calls) throws Exception;
 
 	/**
-	 * Makes call {@code index}: true when it was done, false when it was refused with
-	 * {@code 503 overloaded}; anything else throws.
+	 * Makes call {@code index} on the instance {@code http} reaches: true when it was
+	 * done, false when it was refused with {@code 503 overloaded}; anything else throws.
 	 */
-	boolean call(int index) throws IOException;
+	boolean call(ServiceClient http, int index) throws IOException;
 
 	/** Holds every answer to the database, once the load is over. */
 	Check check() throws Exception;
