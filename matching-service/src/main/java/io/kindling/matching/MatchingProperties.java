@@ -40,6 +40,8 @@ import org.springframework.validation.annotation.Validated;
  * @param partyTtl how long a party lives from its last change while its members neither
  * wait nor sit in a room (a party that joins lives through the longest wait and room, and
  * this long more)
+ * @param backfillWindow how long after a room of three forms a member's leave reopens
+ * their seat for the next single joiner of its topic (0 turns backfill off)
  */
 @ConfigurationProperties("kindling.matching")
 @Validated
@@ -50,7 +52,8 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		@DefaultValue("5s") Duration banCacheTtl, @DefaultValue("30m") Duration rematchCooldown,
 		@DefaultValue("60s") Duration rematchAfter, @DefaultValue("3") @Min(1) int reportsToBan,
 		@DefaultValue("24h") Duration reportWindow, @DefaultValue("1h") Duration reportBanNetworkFor,
-		@DefaultValue("") String adminToken, @DefaultValue("10m") Duration partyTtl) {
+		@DefaultValue("") String adminToken, @DefaultValue("10m") Duration partyTtl,
+		@DefaultValue("120s") Duration backfillWindow) {
 
 	public MatchingProperties {
 		requirePositive("wait-timeout", waitTimeout);
@@ -66,6 +69,7 @@ public record MatchingProperties(@DefaultValue("5m") Duration waitTimeout, @Defa
 		requirePositive("report-window", reportWindow);
 		requireNotNegative("report-ban-network-for", reportBanNetworkFor);
 		requirePositive("party-ttl", partyTtl);
+		requireNotNegative("backfill-window", backfillWindow);
 	}
 
 	private static void requireNotNegative(String name, Duration value) {

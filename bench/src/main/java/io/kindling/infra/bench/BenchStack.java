@@ -168,7 +168,7 @@ public final class BenchStack implements AutoCloseable {
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings)
 			throws IOException, InterruptedException {
-		return startService(module, heap, log, settings, List.of());
+		return start(module, null, List.of(), heap, log, settings, List.of());
 	}
 
 	/**
@@ -178,6 +178,21 @@ public final class BenchStack implements AutoCloseable {
 	 */
 	public ServiceJar startService(String module, String heap, String log, List<String> settings, List<String> fixed)
 			throws IOException, InterruptedException {
+		return start(module, null, List.of(), heap, log, settings, fixed);
+	}
+
+	/**
+	 * As {@link #startService(String, String, String, List)}, with {@code extraClasses}
+	 * on the service's class path and {@code jvmOptions} on its command line (see
+	 * {@link ServiceJar#start(Path, Path, List, String, int, List, Path)}).
+	 */
+	public ServiceJar startService(String module, @Nullable Path extraClasses, List<String> jvmOptions, String heap,
+			String log, List<String> settings) throws IOException, InterruptedException {
+		return start(module, extraClasses, jvmOptions, heap, log, settings, List.of());
+	}
+
+	private ServiceJar start(String module, @Nullable Path extraClasses, List<String> jvmOptions, String heap,
+			String log, List<String> settings, List<String> fixed) throws IOException, InterruptedException {
 		List<String> all = new ArrayList<>(connectionSettings());
 		all.add("--kindling.security.jwt-secret=" + this.secret);
 		all.add("--kindling.web.metrics-token=" + this.metricsToken);
@@ -185,8 +200,8 @@ public final class BenchStack implements AutoCloseable {
 		all.addAll(settings);
 		all.addAll(this.options.settings());
 		all.addAll(fixed);
-		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), heap, FreePorts.pick(),
-				lastOfEachName(all), this.work.resolve(log));
+		ServiceJar service = ServiceJar.start(ServiceJar.locate(root(), module), extraClasses, jvmOptions, heap,
+				FreePorts.pick(), lastOfEachName(all), this.work.resolve(log));
 		synchronized (this) {
 			this.services.add(service);
 		}

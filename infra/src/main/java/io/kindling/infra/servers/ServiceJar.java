@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import io.kindling.infra.http.ServiceClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A service's jar running as a process on a port its caller (a bench, a test) picked, its
@@ -53,15 +54,35 @@ public final class ServiceJar {
 	 */
 	public static ServiceJar start(Path jar, String heap, int port, List<String> settings, Path log)
 			throws IOException {
+		return start(jar, null, List.of(), heap, port, settings, log);
+	}
+
+	/**
+	 * As {@link #start(Path, String, int, List, Path)}, with the classes under
+	 * {@code extraClasses} on the service's class path beside its own (Spring Boot's
+	 * {@code PropertiesLauncher} and its {@code loader.path}) and {@code jvmOptions}
+	 * ({@code -Dname=value}) before the launcher: for a bench that adds a bean of its own
+	 * to a service ({@code --spring.main.sources=<class>}).
+	 */
+	public static ServiceJar start(Path jar, @Nullable Path extraClasses, List<String> jvmOptions, String heap,
+			int port, List<String> settings, Path log) throws IOException {
 		// as ./kindling up runs them: a fixed heap (G1 keeps a heap that starts small
 		// at that size and collects it every few seconds) and a 20 ms pause goal
 		List<String> command = new ArrayList<>(
 				List.of(javaBinary(), "-Xms" + heap, "-Xmx" + heap, "-XX:MaxGCPauseMillis=20"));
-		String jvmOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
-		if (!jvmOptions.isEmpty()) {
-			command.addAll(List.of(jvmOptions.split("\\s+")));
+		String environmentOptions = System.getenv().getOrDefault("KINDLING_BENCH_JVM_OPTS", "").strip();
+		if (!environmentOptions.isEmpty()) {
+			command.addAll(List.of(environmentOptions.split("\\s+")));
 		}
-		command.addAll(List.of("-jar", jar.toString(), "--server.port=" + port));
+		command.addAll(jvmOptions);
+		if (extraClasses == null) {
+			command.addAll(List.of("-jar", jar.toString()));
+		}
+		else {
+			command.addAll(List.of("-cp", jar.toString(), "-Dloader.path=" + extraClasses,
+					"org.springframework.boot.loader.launch.PropertiesLauncher"));
+		}
+		command.add("--server.port=" + port);
 		command.addAll(settings);
 		Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
 		String name = jar.getFileName().toString().replaceFirst("\\.jar$", "");

@@ -5,11 +5,16 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kindling.matching.chat.ChatRooms.Place;
+import io.kindling.matching.room.RoomBackfilled;
 import io.kindling.matching.room.RoomLeft;
 import io.kindling.matching.session.Session;
 import io.kindling.outbox.SqlTime;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.context.event.EventListener;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 
@@ -22,6 +27,8 @@ public class RoomChat {
 
 	/** The most of a reported member's messages a report keeps. */
 	static final int EVIDENCE = 50;
+
+	private static final Logger log = LoggerFactory.getLogger(RoomChat.class);
 
 	private final ChatRooms rooms;
 
@@ -45,6 +52,27 @@ public class RoomChat {
 	@EventListener
 	void on(RoomLeft left) {
 		left(Session.keyOf(left.token()), left.roomId(), left.at());
+	}
+
+	/**
+	 * A newcomer seated in the seat someone left (its seat and participant row
+	 * committed): {@code joined} to the room, on every instance holding one of its
+	 * sockets. Best effort: the newcomer is in the room either way, and any socket's
+	 * welcome names it.
+	 */
+	@EventListener
+	void on(RoomBackfilled seated) {
+		Optional<Place> place = this.rooms.place(seated.roomId(), Session.keyOf(seated.token()));
+		if (place.isEmpty() || place.get().liveUntil() == null) {
+			return;
+		}
+		try {
+			this.store.join(place.get().conversationId(), place.get().alias(), seated.at(),
+					place.get().liveUntil().toInstant().plus(this.properties.grace()));
+		}
+		catch (DataAccessException ex) {
+			log.warn("Could not tell room {} its newcomer", seated.roomId(), ex);
+		}
 	}
 
 	/**

@@ -47,7 +47,10 @@ class EventsController {
 					+ "body `GET /api/matching` answers when matched and its id the room id. A room formed "
 					+ "before the stream opened is sent at once, unless the client names it as the last event "
 					+ "it got: reconnect with `Last-Event-ID`, or with `last_event_id` beside a new ticket, and "
-					+ "the same room is not sent twice. Opens with the session token, or for a browser's "
+					+ "the same room is not sent twice. When a newcomer takes the seat someone left in the "
+					+ "session's room of three, a `member_joined` event: `room_id`, `conversation_id`, `room_type`, "
+					+ "`topic_id` and `members` (how many sit in the room now), its id `<room_id>/member_joined`. "
+					+ "Opens with the session token, or for a browser's "
 					+ "EventSource with `?ticket=` from `POST /api/matching/events/tickets`. A caller holds at most four streams at "
 					+ "once by default, across instances: one more is 429 `too-many-streams`.")
 	@Refuses("too-many-streams")

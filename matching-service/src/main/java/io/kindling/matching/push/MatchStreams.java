@@ -2,10 +2,14 @@ package io.kindling.matching.push;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 import io.kindling.matching.join.MatchingStatus;
+import io.kindling.matching.session.Session;
 import io.kindling.push.EventStreams;
 import io.kindling.push.StreamLeases;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +39,9 @@ class MatchStreams extends EventStreams<AtomicReference<String>> {
 	 */
 	SseEmitter open(String token, @Nullable String lastEventId, Duration timeout, Supplier<MatchingStatus> current)
 			throws IOException {
-		return open(token, new AtomicReference<>((lastEventId != null) ? lastEventId : ""), timeout, (emitter) -> {
+		// a member_joined's id names its room too: the client was told of that room
+		String toldRoom = (lastEventId != null) ? lastEventId.replace(MemberJoined.EVENT_ID_SUFFIX, "") : "";
+		return open(token, new AtomicReference<>(toldRoom), timeout, (emitter) -> {
 			if (current.get() instanceof MatchingStatus.Matched matched) {
 				send(token, emitter, matched);
 			}
@@ -45,6 +51,28 @@ class MatchStreams extends EventStreams<AtomicReference<String>> {
 	/** Sends {@code matched} to every stream this token has open here. */
 	void matched(String token, MatchingStatus.Matched status) {
 		forEachStream(token, (emitter, sentRoom) -> send(token, emitter, status));
+	}
+
+	/**
+	 * Sends {@code member_joined} to every stream open here that was told of the room and
+	 * is not the newcomer's, whose session is still in that room.
+	 * @param stillIn whether a token's claim is still that room
+	 */
+	void memberJoined(MemberJoined joined, Predicate<String> stillIn) {
+		for (String token : recipients()) {
+			if (Session.keyOf(token).equals(joined.newcomerKey())) {
+				continue;
+			}
+			List<SseEmitter> told = new ArrayList<>();
+			forEachStream(token, (emitter, sentRoom) -> {
+				if (joined.roomId().equals(sentRoom.get())) {
+					told.add(emitter);
+				}
+			});
+			if (!told.isEmpty() && stillIn.test(token)) {
+				told.forEach((emitter) -> send(token, emitter, "member_joined", joined.body(), joined.eventId()));
+			}
+		}
 	}
 
 	/**

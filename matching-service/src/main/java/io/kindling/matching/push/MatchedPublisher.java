@@ -1,6 +1,9 @@
 package io.kindling.matching.push;
 
 import io.kindling.matching.join.MatchingStatus;
+import java.util.List;
+
+import io.kindling.matching.room.RoomBackfilled;
 import io.kindling.matching.room.RoomFormed;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +30,23 @@ class MatchedPublisher {
 	MatchedPublisher(StringRedisTemplate redis, JsonMapper json) {
 		this.redis = redis;
 		this.json = json;
+	}
+
+	/**
+	 * A newcomer seated in a room that lost someone: {@code matched} to its own streams,
+	 * {@code member_joined} to the others', on every instance.
+	 */
+	@EventListener
+	void on(RoomBackfilled seated) {
+		try {
+			this.redis.convertAndSend(MatchedMessage.CHANNEL, this.json
+				.writeValueAsString(new MatchedMessage(List.of(seated.token()), MatchingStatus.matched(seated))));
+			this.redis.convertAndSend(MemberJoined.CHANNEL, this.json.writeValueAsString(MemberJoined.of(seated)));
+		}
+		catch (DataAccessException ex) {
+			// the newcomer has its answer; the others see it in the room's socket
+			log.warn("Could not publish the newcomer of room {}", seated.roomId(), ex);
+		}
 	}
 
 	@EventListener

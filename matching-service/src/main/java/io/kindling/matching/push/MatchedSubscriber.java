@@ -33,6 +33,31 @@ class MatchedSubscriber {
 				"matched-delivery");
 	}
 
+	@Bean
+	RedisMessageListenerContainer memberJoinedListener(RedisConnectionFactory connections, MatchStreams streams,
+			JoinService joins, JsonMapper json) {
+		return PushSubscriptions.container(connections, MemberJoined.CHANNEL,
+				new MemberJoinedListener(streams, joins, json), "member-joined-delivery");
+	}
+
+	/**
+	 * Hears newcomers seated on any instance and tells the streams open here of the
+	 * room's other people. Nothing is caught up after a lost subscription: the room's
+	 * socket keeps the {@code joined} entry, and a welcome names who is in.
+	 */
+	private record MemberJoinedListener(MatchStreams streams, JoinService joins,
+			JsonMapper json) implements MessageListener {
+
+		@Override
+		public void onMessage(Message message, byte[] pattern) {
+			MemberJoined joined = this.json.readValue(message.getBody(), MemberJoined.class);
+			this.streams.memberJoined(joined,
+					(token) -> this.joins.current(token) instanceof MatchingStatus.Matched matched
+							&& matched.roomId().equals(joined.roomId()));
+		}
+
+	}
+
 	private record Listener(MatchStreams streams, JoinService joins,
 			JsonMapper json) implements MessageListener, SubscriptionListener {
 

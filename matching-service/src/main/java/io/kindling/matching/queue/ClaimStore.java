@@ -80,4 +80,37 @@ public interface ClaimStore {
 	/** Every entry waiting in the queue, oldest first. */
 	List<QueueEntry> waiting(MatchQueue queue);
 
+	// --- backfill: a seat a leave reopened in a room of three --------------------------
+
+	/**
+	 * The partner ids a written room claim keeps of the room's others; empty when it
+	 * keeps none (a claim restored from MySQL).
+	 */
+	List<String> roomPartners(String token);
+
+	/**
+	 * Opens the room's seat for the next single joiner of its queue until {@code until},
+	 * unless the room had one offered already (a room reopens one seat, once).
+	 * @return whether this call opened it
+	 */
+	boolean offerSeat(OpenSeat seat, Instant until, Instant now);
+
+	/** Takes the room's open seat back (nobody is left in it); a taken one stays. */
+	boolean withdrawSeat(OpenSeat seat, Instant now);
+
+	/**
+	 * A joiner takes the open seat of the oldest room of the queue it may sit in: none of
+	 * whose people is itself or one of its recent partners.
+	 * @param recentPartners the joiner's, as its claim read them
+	 */
+	Optional<OpenSeat> takeSeat(MatchQueue queue, String token, String recentPartners, Instant now);
+
+	/**
+	 * A newcomer's claim, being written into the room, becomes the written room, and the
+	 * room's people its recent partners.
+	 * @return whether its claim was still being written into that room
+	 */
+	boolean confirmSeat(String token, TokenState.Matched written, List<String> partnerIds, Duration ttl,
+			Duration cooldown, Instant now);
+
 }

@@ -18,6 +18,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class ConfirmRoomScript {
 
+	/**
+	 * The field of a written room claim naming the others of the room (partner ids,
+	 * comma-separated); the claim's state does not read it.
+	 */
+	public static final String PARTNERS = "partners";
+
 	private final LuaScript<Long> script = LuaScript.load("confirm_room", Long.class);
 
 	private final ScriptCalls calls;
@@ -35,22 +41,49 @@ public class ConfirmRoomScript {
 			Instant now) {
 		List<ScriptCalls.Call> calls = new ArrayList<>(room.participants().size());
 		for (QueueEntry participant : room.participants()) {
-			List<String> args = new ArrayList<>(
-					List.of(room.roomId(), String.valueOf(roomTtl.toMillis()), String.valueOf(cooldown.toMillis()),
-							String.valueOf(now.toEpochMilli()), String.valueOf(room.participants().size() - 1)));
+			List<String> partnerIds = new ArrayList<>();
 			for (QueueEntry other : room.participants()) {
 				if (!other.equals(participant)) {
-					args.add(RecentPartners.idOf(other.token()));
+					partnerIds.add(RecentPartners.idOf(other.token()));
 				}
 			}
-			room.claim(participant).written(conversationId).fields().forEach((field, value) -> {
-				args.add(field);
-				args.add(value);
-			});
-			String token = participant.token();
-			calls.add(new ScriptCalls.Call(List.of(RedisKeys.claim(token), RedisKeys.partners(token)), args));
+			calls.add(call(participant.token(), room.roomId(), room.claim(participant).written(conversationId),
+					partnerIds, roomTtl, cooldown, now));
 		}
 		return this.calls.integers(this.script, calls).stream().map((answer) -> answer == 1L).toList();
+	}
+
+	/**
+	 * One newcomer seated in a written room: its claim becomes the room, and the room's
+	 * people its recent partners.
+	 * @param partnerIds the partner ids of the room's people
+	 * @return whether its claim was still being written into that room
+	 */
+	public boolean confirm(String token, TokenState.Matched written, List<String> partnerIds, Duration ttl,
+			Duration cooldown, Instant now) {
+		return this.calls
+			.integers(this.script, List.of(call(token, written.roomId(), written, partnerIds, ttl, cooldown, now)))
+			.get(0) == 1L;
+	}
+
+	/**
+	 * The written claim also keeps its partners' ids ({@link #PARTNERS}), which a leave
+	 * from a room of three gives its reopened seat: nobody who shared the room sits in it
+	 * again.
+	 */
+	private static ScriptCalls.Call call(String token, String roomId, TokenState.Matched written,
+			List<String> partnerIds, Duration ttl, Duration cooldown, Instant now) {
+		List<String> args = new ArrayList<>(
+				List.of(roomId, String.valueOf(ttl.toMillis()), String.valueOf(cooldown.toMillis()),
+						String.valueOf(now.toEpochMilli()), String.valueOf(partnerIds.size())));
+		args.addAll(partnerIds);
+		written.fields().forEach((field, value) -> {
+			args.add(field);
+			args.add(value);
+		});
+		args.add(PARTNERS);
+		args.add(String.join(",", partnerIds));
+		return new ScriptCalls.Call(List.of(RedisKeys.claim(token), RedisKeys.partners(token)), args);
 	}
 
 }

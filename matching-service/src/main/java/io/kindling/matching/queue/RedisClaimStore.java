@@ -34,9 +34,15 @@ class RedisClaimStore implements ClaimStore {
 
 	private final ActiveQueues activeQueues;
 
+	private final OfferSeatScript offerSeat;
+
+	private final TakeSeatScript takeSeat;
+
 	RedisClaimStore(StringRedisTemplate redis, ClaimWaitingScript claimWaiting, FormRoomScript formRoom,
 			SwapClaimScript swapClaims, ConfirmRoomScript confirmRoom, RestoreRoomScript restoreRoom,
-			ActiveQueues activeQueues) {
+			ActiveQueues activeQueues, OfferSeatScript offerSeat, TakeSeatScript takeSeat) {
+		this.offerSeat = offerSeat;
+		this.takeSeat = takeSeat;
 		this.redis = redis;
 		this.claimWaiting = claimWaiting;
 		this.formRoom = formRoom;
@@ -132,6 +138,34 @@ class RedisClaimStore implements ClaimStore {
 					String.valueOf(Objects.requireNonNull(entry.getScore()).longValue()), queue))
 			.flatMap((entry) -> entry.people().stream())
 			.toList();
+	}
+
+	@Override
+	public List<String> roomPartners(String token) {
+		Object partners = this.redis.opsForHash().get(RedisKeys.claim(token), ConfirmRoomScript.PARTNERS);
+		return (partners == null || partners.toString().isEmpty()) ? List.of()
+				: List.of(partners.toString().split(","));
+	}
+
+	@Override
+	public boolean offerSeat(OpenSeat seat, Instant until, Instant now) {
+		return this.offerSeat.offer(seat, until, now);
+	}
+
+	@Override
+	public boolean withdrawSeat(OpenSeat seat, Instant now) {
+		return this.offerSeat.withdraw(seat, now);
+	}
+
+	@Override
+	public Optional<OpenSeat> takeSeat(MatchQueue queue, String token, String recentPartners, Instant now) {
+		return this.takeSeat.take(queue, token, recentPartners, now);
+	}
+
+	@Override
+	public boolean confirmSeat(String token, TokenState.Matched written, List<String> partnerIds, Duration ttl,
+			Duration cooldown, Instant now) {
+		return this.confirmRoom.confirm(token, written, partnerIds, ttl, cooldown, now);
 	}
 
 }

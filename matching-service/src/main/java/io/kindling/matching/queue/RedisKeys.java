@@ -58,6 +58,22 @@ public final class RedisKeys {
 		return PREFIX + "partners:{" + token + "}";
 	}
 
+	/**
+	 * The queue's rooms whose seat a leave reopened, within their backfill window: ZSET,
+	 * member the room id, score ms until which the seat is offered (open or taken).
+	 */
+	public static String openSeats(long topicId, int size) {
+		return PREFIX + "open-seats:" + tag(topicId, size);
+	}
+
+	/**
+	 * What each of the queue's offered seats needs for a newcomer: hash, field the room
+	 * id, value JSON (state, conversation id, the room's people's partner ids).
+	 */
+	public static String seatOffers(long topicId, int size) {
+		return PREFIX + "seat-offers:" + tag(topicId, size);
+	}
+
 	/** Where the token is: its one claim (hash), waiting or in a room. */
 	public static String claim(String token) {
 		return PREFIX + "claim:{" + token + "}";

@@ -21,6 +21,9 @@ public sealed interface TokenState {
 	/** Set (to 1) in the claim of a room formed in a fallback queue. */
 	String FALLBACK = "fallback";
 
+	/** Set (to 1) in the claim of a newcomer seated in a room that lost someone. */
+	String BACKFILLED = "backfilled";
+
 	/** The claim's fields (none for idle). */
 	Map<String, String> fields();
 
@@ -125,7 +128,7 @@ public sealed interface TokenState {
 
 		public Matched written(long conversationId) {
 			return new Matched(this.roomId, conversationId, this.roomType, this.queue.topicId(), this.matchedAt,
-					this.fallback);
+					this.fallback, false);
 		}
 
 		@Override
@@ -148,20 +151,27 @@ public sealed interface TokenState {
 	}
 
 	/**
-	 * In a written room; {@code fallback} is true for a room formed in a fallback queue.
+	 * In a written room; {@code fallback} is true for a room formed in a fallback queue,
+	 * {@code backfilled} for a newcomer seated in it after it formed, in the seat someone
+	 * left.
 	 */
-	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
-			boolean fallback) implements TokenState {
+	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt, boolean fallback,
+			boolean backfilled) implements TokenState {
 
 		public Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt) {
-			this(roomId, conversationId, roomType, topicId, matchedAt, false);
+			this(roomId, conversationId, roomType, topicId, matchedAt, false, false);
 		}
 
 		@Override
 		public Map<String, String> fields() {
-			return withFallback(ordered(ROOM_ID, this.roomId, "conversation_id", this.conversationId, "room_type",
-					this.roomType, "topic_id", this.topicId, "matched_at", this.matchedAt.toEpochMilli()),
+			Map<String, String> fields = withFallback(
+					ordered(ROOM_ID, this.roomId, "conversation_id", this.conversationId, "room_type", this.roomType,
+							"topic_id", this.topicId, "matched_at", this.matchedAt.toEpochMilli()),
 					this.fallback);
+			if (this.backfilled) {
+				fields.put(BACKFILLED, "1");
+			}
+			return fields;
 		}
 
 		@Override
@@ -192,7 +202,7 @@ public sealed interface TokenState {
 		}
 		return new Matched(fields.get(ROOM_ID), Long.parseLong(conversationId),
 				Integer.parseInt(fields.get("room_type")), Long.parseLong(fields.get("topic_id")),
-				millis(fields.get("matched_at")), fields.containsKey(FALLBACK));
+				millis(fields.get("matched_at")), fields.containsKey(FALLBACK), fields.containsKey(BACKFILLED));
 	}
 
 	private static MatchQueue queue(Map<String, String> fields) {

@@ -3,7 +3,9 @@ package io.kindling.matching.room;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 
 import org.springframework.stereotype.Component;
 
@@ -17,9 +19,12 @@ class JdbcRoomLedger implements RoomLedger {
 
 	private final Seats seats;
 
-	JdbcRoomLedger(ConversationWriter conversations, Seats seats) {
+	private final BackfillWriter backfills;
+
+	JdbcRoomLedger(ConversationWriter conversations, Seats seats, BackfillWriter backfills) {
 		this.conversations = conversations;
 		this.seats = seats;
+		this.backfills = backfills;
 	}
 
 	@Override
@@ -40,6 +45,16 @@ class JdbcRoomLedger implements RoomLedger {
 	@Override
 	public void leaveAnyRoom(String token, Instant now) {
 		this.seats.leaveAnyRoom(token, now);
+	}
+
+	@Override
+	public Backfilled backfill(OpenSeat seat, QueueEntry newcomer, Instant now) {
+		return this.backfills.write(seat, newcomer, now);
+	}
+
+	@Override
+	public int seated(String roomId, Instant now) {
+		return this.seats.seated(roomId, now);
 	}
 
 }

@@ -21,7 +21,7 @@ public record LiveRoom(String roomId, long conversationId, int roomType, long to
 	/** The claim of a participant of this room. */
 	TokenState.Matched claim() {
 		return new TokenState.Matched(this.roomId, this.conversationId, this.roomType, this.topicId, this.formedAt,
-				this.fallback);
+				this.fallback, false);
 	}
 
 }

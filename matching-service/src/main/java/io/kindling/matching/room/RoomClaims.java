@@ -22,8 +22,10 @@ import io.kindling.matching.queue.ClaimStore;
 import io.kindling.matching.queue.ClaimWaitingScript;
 import io.kindling.matching.queue.FormRoomScript;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
 import io.kindling.matching.queue.QueueEntry;
+import io.kindling.matching.queue.RecentPartners;
 import io.kindling.matching.queue.SwapClaimScript.Swap;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.session.Session;
@@ -186,6 +188,12 @@ public class RoomClaims {
 			// the entry keeps both members' recent partners away from the party
 			recentPartners = String.join(",",
 					List.of(recentPartners, partners.recentPartners()).stream().filter((l) -> !l.isEmpty()).toList());
+		}
+		if (size == 3 && party.isEmpty()) {
+			Optional<TokenState> backfilled = takeReopenedSeat(token, waiting, outcome.recentPartners(), now);
+			if (backfilled.isPresent()) {
+				return backfilled.get();
+			}
 		}
 		String entryPartners = recentPartners;
 		waiting.fallbackQueue()
@@ -413,6 +421,7 @@ public class RoomClaims {
 				}
 				case TokenState.Matched matched -> {
 					leaveRoom(token, matched.roomId());
+					reopenSeat(token, matched);
 					yield swap(Swap.toIdle(token, matched));
 				}
 			};
@@ -516,6 +525,110 @@ public class RoomClaims {
 		catch (DataAccessException | TransactionException ex) {
 			log.debug("Could not end the seats of a session leaving a queue", ex);
 		}
+	}
+
+	// --- backfill ---------------------------------------------------------------------
+
+	/**
+	 * A leave from a room of three within {@code backfill-window} of its forming reopens
+	 * the seat for the next single joiner of its topic, once, until the window ends; the
+	 * last leave takes an open seat back. Best effort, after the leave is done in MySQL
+	 * and in the conversation: a leave never fails for it, and a seat not reopened only
+	 * costs the room a newcomer. A newcomer's own leave reopens nothing (a room is
+	 * backfilled once), nor does a claim MySQL restored (it keeps no partners, so the
+	 * no-rematch rule could not be kept).
+	 */
+	private void reopenSeat(String token, TokenState.Matched left) {
+		Instant now = now();
+		Instant until = left.matchedAt().plus(this.properties.backfillWindow());
+		if (left.roomType() != 3 || left.backfilled() || !now.isBefore(until)) {
+			return;
+		}
+		try {
+			List<String> partners = this.store.roomPartners(token);
+			if (partners.isEmpty()) {
+				return;
+			}
+			List<String> members = new ArrayList<>(partners);
+			members.add(RecentPartners.idOf(token));
+			OpenSeat seat = new OpenSeat(left.roomId(), left.conversationId(), new MatchQueue(left.topicId(), 3),
+					members);
+			if (this.ledger.seated(left.roomId(), now) == 0) {
+				this.store.withdrawSeat(seat, now);
+			}
+			else {
+				this.store.offerSeat(seat, until, now);
+			}
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.warn("Could not reopen the seat left in room {}", left.roomId(), ex);
+		}
+	}
+
+	/**
+	 * A single joiner of a size-3 queue (its claim just made) takes a seat a leave
+	 * reopened in one of its topics, before its entry goes into any queue; none of the
+	 * room's people, the leaver included, may be itself or its recent partner (the take
+	 * script decides, in the queue's slot, so one seat goes to one joiner).
+	 * @return the joiner's claim once seated (or told its live room), empty when no seat
+	 * was for it or MySQL refused it: it then joins its queues as any joiner
+	 */
+	private Optional<TokenState> takeReopenedSeat(String token, TokenState.Waiting waiting, String recentPartners,
+			Instant now) {
+		if (this.properties.backfillWindow().isZero()) {
+			return Optional.empty();
+		}
+		for (MatchQueue queue : waiting.queues()) {
+			Optional<OpenSeat> seat = this.store.takeSeat(queue, token, recentPartners, now);
+			if (seat.isPresent()) {
+				return seatNewcomer(token, waiting, seat.get(), now);
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * The newcomer's claim moves from its wait to the room being written, MySQL seats it
+	 * (or refuses: the seat is then lost to that room, and the newcomer waits as any
+	 * joiner), and its claim becomes the room, backfilled.
+	 */
+	private Optional<TokenState> seatNewcomer(String token, TokenState.Waiting waiting, OpenSeat seat, Instant now) {
+		TokenState.Forming beingWritten = new TokenState.Forming(seat.queue(), waiting.since(), seat.roomId(), 3, now);
+		if (!swap(new Swap(token, waiting, beingWritten, this.properties.roomPendingTtl()))) {
+			// its claim moved since it was made (a ban took it out): nothing to seat
+			return Optional.of(this.store.read(token));
+		}
+		RoomLedger.Backfilled written;
+		try {
+			written = this.ledger.backfill(seat, waiting.entry(token), now);
+		}
+		catch (SeatsTaken ex) {
+			// a failover lost the live room MySQL seats the newcomer in: it is told that
+			// one
+			LiveRoom live = ex.taken().values().iterator().next();
+			if (recover(new Swap(token, beingWritten, live.claim(), Duration.between(now, live.liveUntil())))) {
+				this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
+						live.topicId(), live.formedAt(), List.of(token)));
+			}
+			return Optional.of(this.store.read(token));
+		}
+		catch (SeatGone | DataAccessException | TransactionException ex) {
+			log.info("Room {} not backfilled: {}", seat.roomId(), ex.getMessage());
+			return swap(new Swap(token, beingWritten, waiting, Duration.ZERO)) ? Optional.empty()
+					: Optional.of(this.store.read(token));
+		}
+		TokenState.Matched matched = new TokenState.Matched(seat.roomId(), seat.conversationId(), 3,
+				seat.queue().topicId(), now, false, true);
+		if (!this.store.confirmSeat(token, matched, seat.members(), Duration.between(now, written.liveUntil()),
+				this.properties.rematchCooldown(), now)) {
+			// it left meanwhile (its seat is ended), or its claim expired (its poll finds
+			// the room in MySQL)
+			return Optional.of(this.store.read(token));
+		}
+		this.metrics.backfilled(seat.queue());
+		this.events.publishEvent(new RoomBackfilled(seat.roomId(), seat.conversationId(), 3, seat.queue().topicId(),
+				token, now, written.members()));
+		return Optional.of(matched);
 	}
 
 	// --- form -----------------------------------------------------------------------

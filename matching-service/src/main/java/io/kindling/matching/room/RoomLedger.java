@@ -3,7 +3,9 @@ package io.kindling.matching.room;
 import java.time.Instant;
 import java.util.Optional;
 
+import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 
 /**
  * MySQL's side of the claims, the truth about rooms: which live room each participant
@@ -30,5 +32,27 @@ public interface RoomLedger {
 
 	/** Ends the participant's seat in whatever room it sits in. */
 	void leaveAnyRoom(String token, Instant now);
+
+	/**
+	 * Seats a newcomer in the seat a leave reopened in a written room of three: its seat,
+	 * its participant row, the conversation marked backfilled, and its
+	 * {@code ROOM_BACKFILLED} outbox row, in one transaction.
+	 * @throws SeatGone when the room ended, emptied or was backfilled already (nothing
+	 * written)
+	 * @throws SeatsTaken when the newcomer already sits in another live room (nothing
+	 * written)
+	 */
+	Backfilled backfill(OpenSeat seat, QueueEntry newcomer, Instant now);
+
+	/** How many sit in the room now (seated, not left, not run out). */
+	int seated(String roomId, Instant now);
+
+	/**
+	 * @param members how many sit in the room now, the newcomer included
+	 * @param liveUntil when the room's seats run out
+	 */
+	record Backfilled(int members, Instant liveUntil) {
+
+	}
 
 }

@@ -76,6 +76,15 @@ class RoomMetrics {
 			.increment();
 	}
 
+	/** A newcomer seated in a room of three, in the seat someone left. */
+	void backfilled(MatchQueue queue) {
+		Counter.builder("kindling.matching.rooms.backfilled")
+			.description("newcomers seated in a room of three in the seat someone left soon after it formed")
+			.tags(tags(queue))
+			.register(this.registry)
+			.increment();
+	}
+
 	/** A room of recent partners formed: nobody else in the queue could form one. */
 	void rematched(MatchQueue queue) {
 		Counter.builder("kindling.matching.rematches")

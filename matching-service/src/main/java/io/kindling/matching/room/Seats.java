@@ -130,4 +130,12 @@ class Seats {
 			.update();
 	}
 
+	/** How many sit in the room now: seated in it, not left, not run out. */
+	int seated(String roomId, Instant now) {
+		return this.jdbc.sql("""
+				SELECT COUNT(*) FROM seats
+				WHERE room_id = :roomId AND left_at IS NULL AND live_until > FROM_UNIXTIME(:now)
+				""").param("roomId", roomId).param("now", SqlTime.epochSeconds(now)).query(Integer.class).single();
+	}
+
 }

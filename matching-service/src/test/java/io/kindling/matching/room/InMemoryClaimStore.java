@@ -1,6 +1,9 @@
 package io.kindling.matching.room;
 
 import java.time.Clock;
+import io.kindling.matching.queue.RecentPartners;
+import io.kindling.matching.queue.OpenSeat;
+import java.util.HashSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -47,6 +50,16 @@ final class InMemoryClaimStore implements ClaimStore {
 	private final Map<MatchQueue, Instant> active = new LinkedHashMap<>();
 
 	private int calls;
+
+	/** The partner ids each written room claim keeps, by token. */
+	private final Map<String, List<String>> roomPartners = new HashMap<>();
+
+	/** Reopened seats by room id: open, taken or withdrawn, until their window ends. */
+	private final Map<String, Offer> offers = new LinkedHashMap<>();
+
+	private record Offer(OpenSeat seat, Instant until, String state) {
+
+	}
 
 	InMemoryClaimStore(Clock clock, MatchingProperties properties) {
 		this.clock = clock;
@@ -160,6 +173,12 @@ final class InMemoryClaimStore implements ClaimStore {
 					|| (held instanceof TokenState.Matched matched && matched.roomId().equals(room.roomId()));
 			if (ours) {
 				put(participant.token(), room.claim(participant).written(conversationId), roomTtl);
+				this.roomPartners.put(participant.token(),
+						room.participants()
+							.stream()
+							.filter((other) -> !other.equals(participant))
+							.map((other) -> RecentPartners.idOf(other.token()))
+							.toList());
 			}
 			confirmed.add(ours);
 		}
@@ -208,6 +227,72 @@ final class InMemoryClaimStore implements ClaimStore {
 	public List<QueueEntry> waiting(MatchQueue queue) {
 		this.calls++;
 		return oldestFirst(queue);
+	}
+
+	@Override
+	public List<String> roomPartners(String token) {
+		this.calls++;
+		return (claim(token) instanceof TokenState.Matched) ? this.roomPartners.getOrDefault(token, List.of())
+				: List.of();
+	}
+
+	@Override
+	public boolean offerSeat(OpenSeat seat, Instant until, Instant now) {
+		this.calls++;
+		if (this.offers.containsKey(seat.roomId()) || !until.isAfter(now)) {
+			return false;
+		}
+		this.offers.put(seat.roomId(), new Offer(seat, until, "open"));
+		return true;
+	}
+
+	@Override
+	public boolean withdrawSeat(OpenSeat seat, Instant now) {
+		this.calls++;
+		Offer offer = this.offers.get(seat.roomId());
+		if (offer == null || !offer.state().equals("open")) {
+			return false;
+		}
+		this.offers.put(seat.roomId(), new Offer(offer.seat(), offer.until(), "withdrawn"));
+		return true;
+	}
+
+	@Override
+	public Optional<OpenSeat> takeSeat(MatchQueue queue, String token, String recentPartners, Instant now) {
+		this.calls++;
+		Set<String> excluded = new HashSet<>(Set.of(RecentPartners.idOf(token)));
+		for (String partner : recentPartners.split(",")) {
+			int colon = partner.indexOf(':');
+			if (colon > 0 && Long.parseLong(partner.substring(colon + 1)) > now.toEpochMilli()) {
+				excluded.add(partner.substring(0, colon));
+			}
+		}
+		Optional<Offer> taken = this.offers.values()
+			.stream()
+			.filter((offer) -> offer.seat().queue().equals(queue) && offer.state().equals("open")
+					&& offer.until().isAfter(now) && offer.seat().members().stream().noneMatch(excluded::contains))
+			.min(Comparator.comparing(Offer::until));
+		taken.ifPresent(
+				(offer) -> this.offers.put(offer.seat().roomId(), new Offer(offer.seat(), offer.until(), "taken")));
+		return taken.map(Offer::seat);
+	}
+
+	@Override
+	public boolean confirmSeat(String token, TokenState.Matched written, List<String> partnerIds, Duration ttl,
+			Duration cooldown, Instant now) {
+		this.calls++;
+		if (!(claim(token) instanceof TokenState.Forming forming && forming.roomId().equals(written.roomId()))) {
+			return false;
+		}
+		put(token, written, ttl);
+		this.roomPartners.put(token, List.copyOf(partnerIds));
+		return true;
+	}
+
+	/** The state of the room's reopened seat: open, taken, withdrawn, or none. */
+	String offerOf(String roomId) {
+		Offer offer = this.offers.get(roomId);
+		return (offer != null) ? offer.state() : "none";
 	}
 
 	// --- what the tests look at and do by hand --------------------------------------

@@ -6,9 +6,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Optional;
+import java.util.Set;
 
+import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.session.Session;
 import org.jspecify.annotations.Nullable;
 
@@ -26,6 +30,8 @@ final class InMemoryRoomLedger implements RoomLedger {
 	private final Map<String, Seat> seats = new HashMap<>();
 
 	private final Map<String, Written> rooms = new HashMap<>();
+
+	private final Set<String> backfilled = new HashSet<>();
 
 	private boolean away;
 
@@ -100,6 +106,34 @@ final class InMemoryRoomLedger implements RoomLedger {
 		failIfAway();
 		this.seats.computeIfPresent(Session.keyOf(token),
 				(key, seat) -> (seat.leftAt() == null) ? new Seat(seat.roomId(), seat.liveUntil(), now) : seat);
+	}
+
+	@Override
+	public Backfilled backfill(OpenSeat seat, QueueEntry newcomer, Instant now) {
+		failIfAway();
+		Written written = this.rooms.get(seat.roomId());
+		int seated = seated(seat.roomId(), now);
+		if (written == null || written.room().roomType() != 3 || !this.backfilled.add(seat.roomId()) || seated == 0
+				|| seated >= 3) {
+			throw new SeatGone("room " + seat.roomId() + " ended or was backfilled already");
+		}
+		Seat mine = this.seats.get(Session.keyOf(newcomer.token()));
+		if (mine != null && mine.liveAt(now)) {
+			this.backfilled.remove(seat.roomId());
+			throw new SeatsTaken(Map.of(Session.keyOf(newcomer.token()), live(mine)));
+		}
+		Instant liveUntil = written.room().formedAt().plus(this.roomTtl);
+		this.seats.put(Session.keyOf(newcomer.token()), new Seat(seat.roomId(), liveUntil, null));
+		return new Backfilled(seated + 1, liveUntil);
+	}
+
+	@Override
+	public int seated(String roomId, Instant now) {
+		failIfAway();
+		return (int) this.seats.values()
+			.stream()
+			.filter((seat) -> seat.roomId().equals(roomId) && seat.liveAt(now))
+			.count();
 	}
 
 	/** MySQL stops (or starts again) answering. */

@@ -14,6 +14,7 @@ import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.ban.BanList;
 import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.session.Session;
@@ -63,6 +64,8 @@ class RoomClaimsTests {
 	final Set<Long> retired = new HashSet<>();
 
 	final List<RoomFormed> pushed = new ArrayList<>();
+
+	final List<RoomBackfilled> backfilled = new ArrayList<>();
 
 	final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
@@ -775,11 +778,113 @@ class RoomClaimsTests {
 
 	}
 
+	@Nested
+	class Backfill {
+
+		/** A room of three: a, b and c, a second apart. */
+		TokenState.Matched roomOfThree() {
+			for (String token : List.of("a", "b", "c")) {
+				RoomClaimsTests.this.claims.join(token, ADDRESS, THREES);
+				RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
+			}
+			return (TokenState.Matched) claim("a");
+		}
+
+		@Test
+		void aLeaveWithinTheWindowReopensTheSeatForTheNextSingleJoinerWhoIsToldBackfilled() {
+			TokenState.Matched room = roomOfThree();
+			RoomClaimsTests.this.claims.leave("a");
+			assertThat(RoomClaimsTests.this.store.offerOf(room.roomId())).isEqualTo("open");
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(30));
+
+			TokenState.Matched seated = (TokenState.Matched) RoomClaimsTests.this.claims.join("d", ADDRESS, THREES);
+
+			assertThat(seated).isEqualTo(new TokenState.Matched(room.roomId(), room.conversationId(), 3,
+					THREES.topicId(), now(), false, true));
+			assertThat(claim("d")).isEqualTo(seated);
+			assertThat(RoomClaimsTests.this.store.expiryOf("d")).hasValue(room.matchedAt().plus(SETTINGS.roomTtl()));
+			assertThat(RoomClaimsTests.this.ledger.liveSeat("d", now())).isEqualTo(room.roomId());
+			assertThat(RoomClaimsTests.this.store.waitingIn(THREES)).as("never queued").isEmpty();
+			assertThat(RoomClaimsTests.this.backfilled).singleElement()
+				.isEqualTo(
+						new RoomBackfilled(room.roomId(), room.conversationId(), 3, THREES.topicId(), "d", now(), 3));
+			assertThat(RoomClaimsTests.this.store.offerOf(room.roomId())).isEqualTo("taken");
+		}
+
+		@Test
+		void aLeaveAtTheEndOfTheWindowReopensNothing() {
+			TokenState.Matched room = roomOfThree();
+			RoomClaimsTests.this.clock.advance(SETTINGS.backfillWindow());
+
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.store.offerOf(room.roomId())).isEqualTo("none");
+			assertThat(RoomClaimsTests.this.claims.join("d", ADDRESS, THREES)).isInstanceOf(TokenState.Waiting.class);
+		}
+
+		@Test
+		void aRoomIsBackfilledOnceAndTheNewcomersLeaveReopensNothing() {
+			TokenState.Matched room = roomOfThree();
+			RoomClaimsTests.this.claims.leave("a");
+			RoomClaimsTests.this.claims.join("d", ADDRESS, THREES);
+
+			RoomClaimsTests.this.claims.leave("b");
+			RoomClaimsTests.this.claims.leave("d");
+
+			assertThat(RoomClaimsTests.this.claims.join("e", ADDRESS, THREES)).isInstanceOf(TokenState.Waiting.class);
+			assertThat(RoomClaimsTests.this.ledger.liveSeat("c", now())).isEqualTo(room.roomId());
+		}
+
+		@Test
+		void theLastLeaveTakesTheOpenSeatBack() {
+			TokenState.Matched room = roomOfThree();
+			for (String token : List.of("a", "b", "c")) {
+				RoomClaimsTests.this.claims.leave(token);
+			}
+
+			assertThat(RoomClaimsTests.this.store.offerOf(room.roomId())).isEqualTo("withdrawn");
+			assertThat(RoomClaimsTests.this.claims.join("d", ADDRESS, THREES)).isInstanceOf(TokenState.Waiting.class);
+		}
+
+		@Test
+		void theOneWhoLeftIsNotSeatedAgain() {
+			roomOfThree();
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.claims.join("a", ADDRESS, THREES)).isInstanceOf(TokenState.Waiting.class);
+		}
+
+		@Test
+		void aSeatMySqlCannotWriteLeavesTheJoinerWaitingInItsQueue() {
+			TokenState.Matched room = roomOfThree();
+			RoomClaimsTests.this.claims.leave("a");
+			// the room was backfilled already: a failover lost the seat's mark in Redis
+			RoomClaimsTests.this.ledger.backfill(new OpenSeat(room.roomId(), room.conversationId(), THREES, List.of()),
+					new QueueEntry("x", "x-join", now()), now());
+
+			TokenState.Waiting waiting = (TokenState.Waiting) RoomClaimsTests.this.claims.join("d", ADDRESS, THREES);
+
+			assertThat(claim("d")).isEqualTo(waiting);
+			assertThat(RoomClaimsTests.this.store.waitingIn(THREES)).containsExactly("d");
+			assertThat(RoomClaimsTests.this.backfilled).isEmpty();
+		}
+
+		@Test
+		void aRoomOfTwoIsNeverBackfilled() {
+			TokenState.Matched room = formPair("a", "b");
+			RoomClaimsTests.this.claims.leave("a");
+
+			assertThat(RoomClaimsTests.this.store.offerOf(room.roomId())).isEqualTo("none");
+		}
+
+	}
+
 	// --- helpers
 
 	void publish(Object event) {
 		switch (event) {
 			case RoomFormed formed -> this.pushed.add(formed);
+			case RoomBackfilled seated -> this.backfilled.add(seated);
 			case RoomLeft left -> {
 				this.told.add(new Told(left, this.ledger.liveSeat(left.token(), left.at()), claim(left.token())));
 				this.onLeft.run();

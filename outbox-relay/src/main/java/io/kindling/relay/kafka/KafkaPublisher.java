@@ -5,7 +5,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.Function;
 
 import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -27,15 +28,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * The relay's idempotent producer ({@code acks=all}, {@code enable.idempotence=true}, one
- * request in flight per broker connection), shared by every worker; replaced when it
- * reaches a state it cannot recover from. A claim sends all its records through one
- * {@link Session}, so they are one first-in, first-out queue per Kafka partition. Records
- * go only to topics that {@link KafkaTopics} has created or checked.
+ * The relay's idempotent producers ({@code acks=all}, {@code enable.idempotence=true},
+ * one request in flight per broker connection): one per lane, each replaced when it
+ * reaches a state it cannot recover from. Lane {@code i} is worker {@code i} of every
+ * source, so a key (one partition, one worker) always goes through the same producer, and
+ * the workers' requests travel on connections of their own instead of queueing behind
+ * each other on one. A claim sends all its records through one {@link Session}, so they
+ * are one first-in, first-out queue per Kafka partition. Records go only to topics that
+ * {@link KafkaTopics} has created or checked.
+ * <p>
+ * The producers are made by {@link KafkaProducer}'s constructor from the configuration
+ * settled here, unless the context holds a bean that is a
+ * {@code Function<Map<String, Object>, Producer<String, byte[]>>}: the relay never
+ * declares one; {@code ./kindling bench relay} adds one to its relay to measure it with
+ * more requests in flight, which is the only use it has.
  */
 @Component
 public class KafkaPublisher implements DisposableBean {
@@ -44,14 +55,20 @@ public class KafkaPublisher implements DisposableBean {
 
 	private final Map<String, Object> config;
 
+	private final Function<Map<String, Object>, Producer<String, byte[]>> maker;
+
 	private final Duration ackTimeout;
 
 	private final KafkaTopics topics;
 
-	/** The producer new sessions get; empty until first used, and after a replacement. */
-	private final AtomicReference<@Nullable Producer<String, byte[]>> producer = new AtomicReference<>();
+	/**
+	 * Each lane's producer, the one its new sessions get; empty until first used, and
+	 * after a replacement.
+	 */
+	private final AtomicReferenceArray<@Nullable Producer<String, byte[]>> producers;
 
-	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay, KafkaTopics topics) {
+	public KafkaPublisher(KafkaProperties kafka, RelayProperties relay, KafkaTopics topics,
+			ObjectProvider<Function<Map<String, Object>, Producer<String, byte[]>>> maker) {
 		Map<String, Object> config = new HashMap<>(kafka.buildProducerProperties());
 		config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
 		// the outbox payload is already the record value, as UTF-8 bytes
@@ -80,6 +97,8 @@ public class KafkaPublisher implements DisposableBean {
 		// here, not every row's send.
 		new ProducerConfig(config);
 		this.config = Map.copyOf(config);
+		this.maker = maker.getIfAvailable(() -> KafkaProducer::new);
+		this.producers = new AtomicReferenceArray<>(relay.workersPerSource());
 		this.ackTimeout = relay.ackTimeout();
 		this.topics = topics;
 	}
@@ -92,12 +111,15 @@ public class KafkaPublisher implements DisposableBean {
 		return this.ackTimeout;
 	}
 
-	/** The producer one claim sends all its records through. */
-	public Session session() {
-		Producer<String, byte[]> current = this.producer.get();
+	/**
+	 * The producer one claim sends all its records through: its lane's (the claiming
+	 * worker's index).
+	 */
+	public Session session(int lane) {
+		Producer<String, byte[]> current = this.producers.get(lane);
 		while (current == null) {
-			Producer<String, byte[]> created = new KafkaProducer<>(this.config);
-			current = this.producer.compareAndExchange(null, created);
+			Producer<String, byte[]> created = this.maker.apply(this.config);
+			current = this.producers.compareAndExchange(lane, null, created);
 			if (current == null) {
 				current = created;
 			}
@@ -106,7 +128,7 @@ public class KafkaPublisher implements DisposableBean {
 				created.close(Duration.ZERO);
 			}
 		}
-		return new Session(current);
+		return new Session(lane, current);
 	}
 
 	/** Kafka would not take it now, but will later: back off, retry, do not count. */
@@ -126,18 +148,20 @@ public class KafkaPublisher implements DisposableBean {
 	 * Takes the broken producer out of use, once, whichever session noticed first; the
 	 * sessions still holding it see their records fail as not the rows' fault.
 	 */
-	private void replace(Producer<String, byte[]> broken, Throwable cause) {
-		if (this.producer.compareAndSet(broken, null)) {
-			log.warn("Replacing the Kafka producer after {}", cause.toString());
+	private void replace(int lane, Producer<String, byte[]> broken, Throwable cause) {
+		if (this.producers.compareAndSet(lane, broken, null)) {
+			log.warn("Replacing the Kafka producer of lane {} after {}", lane, cause.toString());
 			broken.close(Duration.ZERO);
 		}
 	}
 
 	@Override
 	public void destroy() {
-		Producer<String, byte[]> current = this.producer.getAndSet(null);
-		if (current != null) {
-			current.close(Duration.ofSeconds(5));
+		for (int lane = 0; lane < this.producers.length(); lane++) {
+			Producer<String, byte[]> current = this.producers.getAndSet(lane, null);
+			if (current != null) {
+				current.close(Duration.ofSeconds(5));
+			}
 		}
 	}
 
@@ -150,9 +174,12 @@ public class KafkaPublisher implements DisposableBean {
 	 */
 	public final class Session {
 
+		private final int lane;
+
 		private final Producer<String, byte[]> producer;
 
-		private Session(Producer<String, byte[]> producer) {
+		private Session(int lane, Producer<String, byte[]> producer) {
+			this.lane = lane;
 			this.producer = producer;
 		}
 
@@ -177,7 +204,7 @@ public class KafkaPublisher implements DisposableBean {
 		 */
 		public void failed(Throwable failure) {
 			if (isFatal(failure)) {
-				replace(this.producer, failure);
+				replace(this.lane, this.producer, failure);
 			}
 		}
 
@@ -186,7 +213,7 @@ public class KafkaPublisher implements DisposableBean {
 		 * session's producer was replaced under it.
 		 */
 		public boolean isTransient(Throwable failure) {
-			return KafkaPublisher.isTransient(failure) || KafkaPublisher.this.producer.get() != this.producer;
+			return KafkaPublisher.isTransient(failure) || KafkaPublisher.this.producers.get(this.lane) != this.producer;
 		}
 
 	}

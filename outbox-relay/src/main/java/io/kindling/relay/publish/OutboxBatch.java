@@ -93,16 +93,16 @@ final class OutboxBatch {
 	 * One claim in half of the block (see {@link PartitionBlock#halves}), or, when that
 	 * half has nothing to claim (no rows, or every partition held elsewhere), in the
 	 * other half: a result of nothing still means the whole block had nothing for this
-	 * worker.
+	 * worker. Its records go through the producer of {@code lane}, the worker's own.
 	 */
-	BatchResult run(PartitionBlock block) {
+	BatchResult run(PartitionBlock block, int lane) {
 		int start = this.nextStart.computeIfAbsent(block.first(),
 				(first) -> ThreadLocalRandom.current().nextInt(block.size()));
 		this.nextStart.put(block.first(), (start + block.half()) % block.size());
 		List<List<Integer>> halves = block.halves(start);
-		Outcome outcome = publishIn(halves.get(0), block.partitions());
+		Outcome outcome = publishIn(halves.get(0), block.partitions(), lane);
 		if (outcome == Outcome.NOTHING && !halves.get(1).isEmpty()) {
-			outcome = publishIn(halves.get(1), block.partitions());
+			outcome = publishIn(halves.get(1), block.partitions(), lane);
 		}
 		if (outcome == Outcome.NOTHING) {
 			return BatchResult.NOTHING;
@@ -115,12 +115,12 @@ final class OutboxBatch {
 		return new BatchResult(outcome.acked().size(), outcome.rejected(), outcome.unavailable());
 	}
 
-	private Outcome publishIn(List<Integer> partitions, int allPartitions) {
-		Outcome outcome = this.source.transactions().execute((status) -> publish(partitions, allPartitions));
+	private Outcome publishIn(List<Integer> partitions, int allPartitions, int lane) {
+		Outcome outcome = this.source.transactions().execute((status) -> publish(partitions, allPartitions, lane));
 		return (outcome != null) ? outcome : Outcome.NOTHING;
 	}
 
-	private Outcome publish(List<Integer> partitions, int allPartitions) {
+	private Outcome publish(List<Integer> partitions, int allPartitions, int lane) {
 		this.metrics.claim();
 		JdbcClient jdbc = this.source.jdbc();
 		List<Integer> locked = jdbc.sql(LOCK_PARTITIONS)
@@ -136,7 +136,7 @@ final class OutboxBatch {
 			return Outcome.NOTHING;
 		}
 		Instant now = this.clock.instant();
-		KafkaPublisher.Session kafka = this.kafka.session();
+		KafkaPublisher.Session kafka = this.kafka.session(lane);
 		List<Sending> sent = new ArrayList<>(rows.size());
 		Set<String> heldBackKeys = new HashSet<>();
 		boolean unavailable = false;

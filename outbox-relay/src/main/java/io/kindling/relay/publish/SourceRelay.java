@@ -180,8 +180,13 @@ final class SourceRelay {
 
 	}
 
-	/** One block of partitions and the one thread that claims it. */
+	/**
+	 * One block of partitions and the one thread that claims it, through the producer of
+	 * its index's lane.
+	 */
 	private final class Worker {
+
+		private final int index;
 
 		private final PartitionBlock block;
 
@@ -194,6 +199,7 @@ final class SourceRelay {
 		private volatile boolean resting;
 
 		Worker(int index, PartitionBlock block) {
+			this.index = index;
 			this.block = block;
 			this.claims.setThreadNamePrefix("relay-" + SourceRelay.this.source.name() + "-" + index + "-");
 			this.claims.setCorePoolSize(1);
@@ -229,7 +235,7 @@ final class SourceRelay {
 			while (SourceRelay.this.running) {
 				BatchResult result;
 				try {
-					result = SourceRelay.this.batch.run(this.block);
+					result = SourceRelay.this.batch.run(this.block, this.index);
 				}
 				catch (RuntimeException ex) {
 					// The transaction rolled back: its rows are claimed again later (at

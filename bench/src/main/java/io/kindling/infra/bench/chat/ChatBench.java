@@ -47,7 +47,9 @@ import tools.jackson.databind.json.JsonMapper;
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
  * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
  * rate on, every user far under it) against the same rows inserted by raw JDBC, in
- * alternating slices so that the machine's load meets both alike.
+ * alternating slices so that the machine's load meets both alike. {@code --rooms 0}
+ * measures the matches alone, without the matching-service jars (to profile
+ * swipe-service, say).
  */
 public final class ChatBench {
 
@@ -76,16 +78,9 @@ public final class ChatBench {
 			.mariaDb("kindling_matching", "kindling_swipe")
 			.start()) {
 			String secret = "chat-bench-" + UUID.randomUUID() + "-0123456789abcdef";
-			List<String> roomSettings = settings(options, "--kindling.matching.rate-limit.joins-per-minute=0",
-					"--kindling.matching.rate-limit.sessions-per-minute=0",
-					"--kindling.matching.chat.messages-per-second=1000000", "--kindling.matching.chat.burst=1000000");
-			ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
-			ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
 			// the concurrency limit off: 32 closed-loop clients are twice its 16, and its
-			// refusals
-			// (503 at once) would be counted as the service's messages a second; the
-			// overload
-			// bench measures the limit
+			// refusals (503 at once) would be counted as the service's messages a second;
+			// the overload bench measures the limit
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
 					settings(options, "--kindling.security.jwt-secret=" + secret, "--kindling.web.overload.limit=0"));
 			System.out.printf(
@@ -93,12 +88,22 @@ public final class ChatBench {
 							+ "measured after %d s of warm-up%n",
 					rooms, clients, MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
 
-			Fanout fanout = Fanout.open(a.port(), b.port(), rooms);
-			Load.closedLoop(rooms, warmup, fanout::roundTrip);
-			Result most = Load.closedLoop(rooms, seconds, fanout::roundTrip);
-			double steadyRate = most.perSecond() / 4;
-			Result steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
-
+			Result most = Result.NONE;
+			Result steady = Result.NONE;
+			double steadyRate = 0;
+			if (rooms > 0) {
+				List<String> roomSettings = settings(options, "--kindling.matching.rate-limit.joins-per-minute=0",
+						"--kindling.matching.rate-limit.sessions-per-minute=0",
+						"--kindling.matching.chat.messages-per-second=1000000",
+						"--kindling.matching.chat.burst=1000000");
+				ServiceJar a = stack.startService("matching-service", "512m", "matching-a.log", roomSettings);
+				ServiceJar b = stack.startService("matching-service", "512m", "matching-b.log", roomSettings);
+				Fanout fanout = Fanout.open(a.port(), b.port(), rooms);
+				Load.closedLoop(rooms, warmup, fanout::roundTrip);
+				most = Load.closedLoop(rooms, seconds, fanout::roundTrip);
+				steadyRate = most.perSecond() / 4;
+				steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
+			}
 			String jdbcUrl = stack.jdbcUrl("kindling_swipe");
 			seedMatches(jdbcUrl, clients);
 			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret);
@@ -119,17 +124,20 @@ public final class ChatBench {
 			}
 
 			double ratio = service.perSecond() / database.perSecond();
-			System.out.printf("%n| figure | value |%n|---|---|%n| room messages a second at most (%d rooms, sent on A, "
-					+ "received on B) | %,.0f/s |%n| fan-out at a quarter of that (%,.0f/s): p50 · p99 · max | %.1f · "
-					+ "%.1f · %.1f ms (target p99 ≤ %.0f ms: %s) |%n| match messages through swipe-service (%d clients) "
-					+ "| %,.0f/s (p99 %.1f ms) |%n| the same rows by raw JDBC (message + outbox row) | %,.0f/s |%n| "
-					+ "ratio | %.2f (target ≥ %.1f: %s) |%n%nerrors: rooms %d + %d, matches %d, raw %d; load average "
-					+ "before the match slices: %s%n", rooms, most.perSecond(), steadyRate, steady.ms(50),
-					steady.ms(99), steady.ms(100), ROOM_P99_TARGET_MS,
-					(steady.ms(99) <= ROOM_P99_TARGET_MS) ? "met" : "not met", clients, service.perSecond(),
-					service.ms(99), database.perSecond(), ratio, MATCH_RATIO_TARGET,
-					(ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", most.errors(), steady.errors(), service.errors(),
-					database.errors(), load);
+			System.out.printf("%n| figure | value |%n|---|---|%n");
+			if (rooms > 0) {
+				System.out.printf("| room messages a second at most (%d rooms, sent on A, received on B) | %,.0f/s |%n"
+						+ "| fan-out at a quarter of that (%,.0f/s): p50 · p99 · max | %.1f · %.1f · %.1f ms (target p99 "
+						+ "≤ %.0f ms: %s) |%n", rooms, most.perSecond(), steadyRate, steady.ms(50), steady.ms(99),
+						steady.ms(100), ROOM_P99_TARGET_MS, (steady.ms(99) <= ROOM_P99_TARGET_MS) ? "met" : "not met");
+			}
+			System.out
+				.printf("| match messages through swipe-service (%d clients) | %,.0f/s (p99 %.1f ms) |%n| the same "
+						+ "rows by raw JDBC (message + outbox row) | %,.0f/s |%n| ratio | %.2f (target ≥ %.1f: %s) |%n%n"
+						+ "errors: rooms %d + %d, matches %d, raw %d; load average before the match slices: %s%n",
+						clients, service.perSecond(), service.ms(99), database.perSecond(), ratio, MATCH_RATIO_TARGET,
+						(ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", most.errors(), steady.errors(),
+						service.errors(), database.errors(), load);
 		}
 	}
 

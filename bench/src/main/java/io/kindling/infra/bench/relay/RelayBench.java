@@ -23,6 +23,9 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * <ul>
  * <li>the sustained publish rate through a backlog of {@code --backlog} rows (200,000),
  * read from the topic's end offsets, so no consumer shares the cores while it runs;
+ * <li>the same for the relay as it was ({@link InFlightDrain}): five requests in flight
+ * and one producer, and one request in flight with one producer, each on a backlog of its
+ * own;
  * <li>commit-to-consumer latency p50/p99 at {@code --rate} events/s (1,000), each event
  * committed in its own transaction ({@link LatencyRun});
  * <li>the relay's queries per second against the database while idle;
@@ -31,6 +34,20 @@ import static io.kindling.infra.bench.Percentiles.ms;
  * </ul>
  */
 public final class RelayBench {
+
+	/**
+	 * The relay as it was, measured beside it: with five requests in flight and one
+	 * producer (before per-key order after a broker restart was fixed), and with one in
+	 * flight and still one producer (the fix alone); then the relay as it is once more.
+	 */
+	private static final List<InFlightDrain> BEFORE = List.of(
+			new InFlightDrain("as it was: 5 requests in flight, one producer", "five_outbox", Topics.FIVE_IN_FLIGHT, 5,
+					true),
+			new InFlightDrain("as it was: 1 request in flight, one producer", "one_producer_outbox",
+					Topics.ONE_PRODUCER, 1, true),
+			// the first drain's relay once more, last: the machine's drift from the first
+			// drain to the others shows as the difference between the two
+			new InFlightDrain("as it is, again after those", "again_outbox", Topics.AGAIN, 1, false));
 
 	private RelayBench() {
 	}
@@ -42,7 +59,8 @@ public final class RelayBench {
 		int seconds = (int) options.number("--seconds", 20);
 		try (BenchStack stack = BenchStack.of("relay", options).mariaDb(OutboxRows.DATABASE).kafka(12).start()) {
 			OutboxRows rows = new OutboxRows(stack);
-			rows.createTables("match_outbox", "room_outbox", "naive_outbox", "floor_outbox");
+			rows.createTables("match_outbox", "room_outbox", "naive_outbox", "floor_outbox", "five_outbox",
+					"one_producer_outbox", "again_outbox");
 			String jdbcUrl = stack.jdbcUrl(OutboxRows.DATABASE);
 			String bootstrapServers = stack.kafka().bootstrapServers();
 			Topics.create(bootstrapServers, stack.kafka().replicationFactor());
@@ -72,6 +90,11 @@ public final class RelayBench {
 			Topics.Drain relayDrain = Topics.awaitPublished(bootstrapServers, Topics.RELAY, backlog,
 					Duration.ofSeconds(180));
 			CpuTime drainCpu = stack.cpu().minus(beforeDrain);
+			// the relay as it was, each on a backlog of its own; the relay above rests
+			List<InFlightDrain.Result> before = new ArrayList<>();
+			for (InFlightDrain drain : BEFORE) {
+				before.add(drain.run(stack, rows, backlog));
+			}
 
 			// the latency runs' consumers start at the topics' ends: they read only
 			// what those runs write
@@ -131,6 +154,10 @@ public final class RelayBench {
 								: "outbox-relay " + String.join(" ", options.settings()),
 						String.format("%,.0f", relayDrain.perSecond()), ms(relayLatency, 50, " ms"),
 						ms(relayLatency, 99, " ms"), ms(relayLatency, 100, " ms"));
+				for (InFlightDrain.Result drain : before) {
+					table.row("outbox-relay " + drain.drain().label(), String.format("%,.0f", drain.rate().perSecond()),
+							"", "", "");
+				}
 				table.row("outbox-relay, writers ring after commit", "", ms(rungLatency, 50, " ms"),
 						ms(rungLatency, 99, " ms"), ms(rungLatency, 100, " ms"));
 				table.row("naive (1 row, sync send, 1 update per tx)", String.format("%,.0f", naiveBacklogRate),
@@ -143,6 +170,19 @@ public final class RelayBench {
 						CpuTime.microsPer(drainCpu.services(), backlog), CpuTime.microsPer(drainCpu.mariaDb(), backlog),
 						CpuTime.microsPer(drainCpu.kafka(), backlog), CpuTime.microsPer(drainCpu.bench(), backlog),
 						CpuTime.microsPer(drainCpu.total(), backlog));
+				for (InFlightDrain.Result drain : before) {
+					System.out.printf("  %s: relay %.0f, MariaDB %.0f, Kafka broker %.0f; total %.0f%n",
+							drain.drain().label(), CpuTime.microsPer(drain.cpu().services(), backlog),
+							CpuTime.microsPer(drain.cpu().mariaDb(), backlog),
+							CpuTime.microsPer(drain.cpu().kafka(), backlog),
+							CpuTime.microsPer(drain.cpu().total(), backlog));
+				}
+				System.out.printf("relay ÷ its SQL alone: as it is %.2f", relayDrain.perSecond() / floorRate);
+				for (InFlightDrain.Result drain : before) {
+					System.out.printf("; %s %.2f", drain.drain().label(), drain.rate().perSecond() / floorRate);
+				}
+				System.out.printf("; as it is ÷ %s: %.2f%n", before.get(0).drain().label(),
+						relayDrain.perSecond() / before.get(0).rate().perSecond());
 				System.out.printf(
 						"the relay's SQL alone, CPU per event (µs): MariaDB %.0f, the bench's JDBC workers %.0f; %,d rows%n",
 						CpuTime.microsPer(floorCpu.mariaDb(), floorRows),

@@ -32,6 +32,15 @@ final class Topics {
 
 	static final String ROOMS = "bench.rooms";
 
+	/** The relay as it was: five requests in flight, one producer. */
+	static final String FIVE_IN_FLIGHT = "bench.five-in-flight";
+
+	/** One request in flight, one producer for every worker. */
+	static final String ONE_PRODUCER = "bench.one-producer";
+
+	/** The relay as it is, drained once more after the others. */
+	static final String AGAIN = "bench.again";
+
 	private static final int PARTITIONS = 12;
 
 	private Topics() {
@@ -39,9 +48,10 @@ final class Topics {
 
 	static void create(String bootstrapServers, short replicas) throws Exception {
 		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers))) {
-			admin
-				.createTopics(List.of(new NewTopic(RELAY, PARTITIONS, replicas),
-						new NewTopic(NAIVE, PARTITIONS, replicas), new NewTopic(ROOMS, PARTITIONS, replicas)))
+			admin.createTopics(List.of(new NewTopic(RELAY, PARTITIONS, replicas),
+					new NewTopic(NAIVE, PARTITIONS, replicas), new NewTopic(ROOMS, PARTITIONS, replicas),
+					new NewTopic(FIVE_IN_FLIGHT, PARTITIONS, replicas),
+					new NewTopic(ONE_PRODUCER, PARTITIONS, replicas)))
 				.all()
 				.get();
 		}

@@ -1,0 +1,235 @@
+package io.kindling.matching;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServerSentEvent;
+import io.kindling.infra.test.RealServers;
+import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.session.Session;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
+
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Backfill through the HTTP API on real Redis and MariaDB, two instances: a room of three
+ * that loses someone within the window seats the next single joiner of its topic, once,
+ * never a recent partner of its people nor a banned session, and tells the others on
+ * their streams and sockets; two joiners racing on two instances get one seat.
+ */
+@RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching")
+class BackfillIT {
+
+	static final long TOPIC = 1;
+
+	@RegisterExtension
+	static final TwoInstances.PerClass twoInstances = new TwoInstances.PerClass();
+
+	TwoInstances instances;
+
+	@BeforeEach
+	void instances() {
+		this.instances = twoInstances.get();
+	}
+
+	@Test
+	void aNewcomerTakesTheSeatSomeoneLeftAndTheOthersAreToldOnTheirStreamsAndSockets() throws Exception {
+		Room room = roomOfThree();
+		EventStream bensStream = this.instances.a.http()
+			.events(io.kindling.infra.http.Request.get("/api/matching/events").bearer(room.b()))
+			.awaitFirstLine(":subscribed");
+		assertThat(bensStream.nextEvent("matched").data()).contains(room.id());
+		try (RoomSocket bensSocket = RoomSocket.open(port(this.instances.instanceB), room.conversationId(), room.b(),
+				"")) {
+			assertThat(bensSocket.next("welcome").get("members").toString()).isEqualTo("[\"A\",\"B\",\"C\"]");
+			assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+			assertThat(bensSocket.next("left").get("member").asString()).isEqualTo("A");
+			this.instances.clock.advance(Duration.ofSeconds(30));
+
+			String dan = this.instances.b.session();
+			Response seated = this.instances.b.join(dan, TOPIC, 3);
+
+			assertThat(seated.status()).as(seated.body()).isEqualTo(200);
+			JsonNode body = seated.json();
+			assertThat(body.get("status").asString()).isEqualTo("matched");
+			assertThat(body.get("backfilled").asBoolean()).isTrue();
+			assertThat(body.get("room_id").asString()).isEqualTo(room.id());
+			assertThat(body.get("conversation_id").asLong()).isEqualTo(room.conversationId());
+			assertThat(body.get("room_type").asInt()).isEqualTo(3);
+			assertThat(body.get("matched_at").asString()).isEqualTo(this.instances.clock.instant().toString());
+			assertThat(this.instances.a.status(dan).body()).as("GET answers the same").isEqualTo(seated.body());
+			assertThat(this.instances.a.status(room.b()).json().has("backfilled")).isFalse();
+
+			ServerSentEvent joined = bensStream.nextEvent("member_joined");
+			assertThat(Api.JSON.readTree(joined.data()).toString())
+				.isEqualTo("{\"room_id\":\"" + room.id() + "\",\"conversation_id\":" + room.conversationId()
+						+ ",\"room_type\":3,\"topic_id\":1,\"members\":3}");
+			assertThat(bensSocket.next("joined").get("member").asString()).as("the fourth to sit in it").isEqualTo("D");
+			try (RoomSocket dansSocket = RoomSocket.open(port(this.instances.instanceA), room.conversationId(), dan,
+					"")) {
+				JsonNode welcome = dansSocket.next("welcome");
+				assertThat(welcome.get("you").asString()).isEqualTo("D");
+				assertThat(welcome.get("members").toString()).isEqualTo("[\"B\",\"C\",\"D\"]");
+			}
+		}
+		bensStream.close();
+		assertThat(this.instances.jdbc.sql("SELECT COUNT(*) FROM conversation_participants WHERE conversation_id = :id")
+			.param("id", room.conversationId())
+			.query(Long.class)
+			.single()).isEqualTo(4);
+		assertThat(this.instances.jdbc.sql("SELECT backfilled_at IS NOT NULL FROM conversations WHERE id = :id")
+			.param("id", room.conversationId())
+			.query(Boolean.class)
+			.single()).isTrue();
+		assertThat(this.instances.jdbc
+			.sql("SELECT COUNT(*) FROM room_outbox WHERE event_type = 'ROOM_BACKFILLED' AND event_key = :room")
+			.param("room", room.id())
+			.query(Long.class)
+			.single()).isOne();
+	}
+
+	@Test
+	void aLeaveOutsideTheWindowReopensNothing() {
+		Room room = roomOfThree();
+		this.instances.clock.advance(Duration.ofSeconds(120));
+		assertThat(this.instances.a.leave(room.a()).status()).isEqualTo(204);
+
+		assertThat(this.instances.b.join(this.instances.b.session(), TOPIC, 3).status()).isEqualTo(202);
+	}
+
+	@Test
+	void aRoomIsBackfilledOnceWhoeverLeavesAfter() {
+		Room room = roomOfThree();
+		this.instances.a.leave(room.a());
+		String dan = this.instances.a.session();
+		assertThat(this.instances.a.join(dan, TOPIC, 3).json().get("backfilled").asBoolean()).isTrue();
+
+		assertThat(this.instances.b.leave(room.b()).status()).isEqualTo(204);
+		assertThat(this.instances.b.join(this.instances.b.session(), TOPIC, 3).status()).isEqualTo(202);
+		assertThat(this.instances.a.leave(dan).status()).isEqualTo(204);
+		assertThat(this.instances.a.join(this.instances.a.session(), TOPIC, 3).status()).isEqualTo(202);
+	}
+
+	@Test
+	void aRoomEveryoneLeftIsNotOffered() {
+		Room room = roomOfThree();
+		for (String member : List.of(room.a(), room.b(), room.c())) {
+			assertThat(this.instances.a.leave(member).status()).isEqualTo(204);
+		}
+
+		assertThat(this.instances.b.join(this.instances.b.session(), TOPIC, 3).status()).isEqualTo(202);
+	}
+
+	@Test
+	void neitherTheOneWhoLeftNorARecentPartnerOfSomeoneInTheRoomIsSeatedInIt() {
+		String ben = this.instances.a.session();
+		String dan = this.instances.b.session();
+		RoomFeatures.shareARoom(this.instances.a, ben, this.instances.b, dan, 2);
+		Room room = roomOfThreeWith(ben);
+		assertThat(this.instances.b.leave(room.b()).status()).isEqualTo(204);
+
+		assertThat(this.instances.a.join(room.b(), TOPIC, 3).status()).as("the one who left").isEqualTo(202);
+		assertThat(this.instances.a.leave(room.b()).status()).isEqualTo(204);
+		assertThat(this.instances.b.join(dan, TOPIC, 3).status()).as("Ben's recent partner").isEqualTo(202);
+		assertThat(this.instances.b.leave(dan).status()).isEqualTo(204);
+
+		Response stranger = this.instances.b.join(this.instances.b.session(), TOPIC, 3);
+		assertThat(stranger.status()).as(stranger.body()).isEqualTo(200);
+		assertThat(stranger.json().get("room_id").asString()).isEqualTo(room.id());
+	}
+
+	@Test
+	void aBannedSessionIsNotSeatedAndTheSeatWaitsForTheNext() {
+		Room room = roomOfThree();
+		this.instances.a.leave(room.a());
+		String banned = this.instances.a.session();
+		this.instances.jdbc.sql("INSERT INTO bans (ban_type, subject, reason) VALUES ('SESSION', :key, 'test')")
+			.param("key", Session.keyOf(banned))
+			.update();
+		RoomFeatures.forgetBans(this.instances.instanceA, this.instances.instanceB);
+
+		assertThat(this.instances.a.join(banned, TOPIC, 3).status()).isEqualTo(403);
+		Response next = this.instances.b.join(this.instances.b.session(), TOPIC, 3);
+		assertThat(next.status()).as(next.body()).isEqualTo(200);
+		assertThat(next.json().get("room_id").asString()).isEqualTo(room.id());
+	}
+
+	@Test
+	void twoJoinersRacingOnTwoInstancesGetOneSeat() throws Exception {
+		try (ExecutorService pool = Executors.newFixedThreadPool(2)) {
+			for (int round = 0; round < 5; round++) {
+				Room room = roomOfThree();
+				this.instances.a.leave(room.a());
+				String dan = this.instances.a.session();
+				String eve = this.instances.b.session();
+				CyclicBarrier start = new CyclicBarrier(2);
+				List<Future<Response>> answers = new ArrayList<>();
+				for (Callable<Response> join : List.<Callable<Response>>of(() -> {
+					start.await();
+					return this.instances.a.join(dan, TOPIC, 3);
+				}, () -> {
+					start.await();
+					return this.instances.b.join(eve, TOPIC, 3);
+				})) {
+					answers.add(pool.submit(join));
+				}
+				List<Integer> statuses = new ArrayList<>();
+				for (Future<Response> answer : answers) {
+					statuses.add(answer.get().status());
+				}
+				assertThat(statuses).as("round " + round).containsExactlyInAnyOrder(200, 202);
+				assertThat(
+						this.instances.jdbc.sql("SELECT COUNT(*) FROM seats WHERE room_id = :room AND left_at IS NULL")
+							.param("room", room.id())
+							.query(Long.class)
+							.single())
+					.isEqualTo(3);
+				this.instances.a.leave(dan);
+				this.instances.a.leave(eve);
+			}
+		}
+	}
+
+	/** Three strangers put in a room of three of the topic, through both instances. */
+	private Room roomOfThree() {
+		return roomOfThreeWith(this.instances.a.session());
+	}
+
+	private Room roomOfThreeWith(String first) {
+		String b = this.instances.b.session();
+		String c = this.instances.a.session();
+		// a second apart: their aliases follow the order they waited in, A, B, C
+		assertThat(this.instances.a.join(first, TOPIC, 3).status()).isEqualTo(202);
+		this.instances.clock.advance(Duration.ofSeconds(1));
+		assertThat(this.instances.b.join(b, TOPIC, 3).status()).isEqualTo(202);
+		this.instances.clock.advance(Duration.ofSeconds(1));
+		Response formed = this.instances.a.join(c, TOPIC, 3);
+		assertThat(formed.status()).as(formed.body()).isEqualTo(200);
+		assertThat(formed.json().get("room_type").asInt()).isEqualTo(3);
+		return new Room(formed.json().get("room_id").asString(), formed.json().get("conversation_id").asLong(), first,
+				b, c);
+	}
+
+	private static int port(ConfigurableApplicationContext instance) {
+		return Integer.parseInt(instance.getEnvironment().getProperty("local.server.port", "0"));
+	}
+
+	/** A room of three and its people, oldest first. */
+	record Room(String id, long conversationId, String a, String b, String c) {
+
+	}
+
+}
