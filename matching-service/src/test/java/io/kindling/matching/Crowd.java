@@ -2,8 +2,8 @@ package io.kindling.matching;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,7 +17,6 @@ import java.util.function.Supplier;
 
 import io.kindling.infra.http.Response;
 import io.kindling.matching.queue.RedisKeys;
-import io.kindling.matching.session.Session;
 import org.jspecify.annotations.Nullable;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,11 +35,8 @@ final class Crowd {
 
 	private final boolean throughFailover;
 
-	/**
-	 * One client in three also names the late-night topic, which nobody joins alone: a
-	 * join of two topics, met in either.
-	 */
-	private final boolean interests;
+	/** Which topics the clients name. */
+	private final Mix mix;
 
 	final Map<String, Joined> joined = new ConcurrentHashMap<>();
 
@@ -59,18 +55,39 @@ final class Crowd {
 	final Set<String> lost = ConcurrentHashMap.newKeySet();
 
 	Crowd(TwoInstances instances, boolean throughFailover) {
-		this(instances, throughFailover, false);
+		this(instances, throughFailover, Mix.ONE_TOPIC);
 	}
 
-	Crowd(TwoInstances instances, boolean throughFailover, boolean interests) {
+	Crowd(TwoInstances instances, boolean throughFailover, Mix mix) {
 		this.instances = instances;
 		this.throughFailover = throughFailover;
-		this.interests = interests;
+		this.mix = mix;
+	}
+
+	/** Which topics the clients name. */
+	enum Mix {
+
+		/** Each client one topic (1 to 4). */
+		ONE_TOPIC,
+
+		/**
+		 * One client in three also names the late-night topic, which nobody joins alone:
+		 * a join of two topics, met in either.
+		 */
+		LATE_NIGHT,
+
+		/**
+		 * Half the clients name one topic, the other half 2 to 5 of the five (the
+		 * late-night one among the others): joins of one topic and of several meet in
+		 * every queue.
+		 */
+		MIXED
+
 	}
 
 	/** Runs the clients to the end, with {@code meanwhile} on this thread. */
 	void run(int clients, Runnable meanwhile) throws Exception {
-		assertThat(this.interests || queuesLeavingClientsOver(clients) > 0)
+		assertThat(this.mix != Mix.ONE_TOPIC || queuesLeavingClientsOver(clients) > 0)
 			.as("queues whose clients no set of full rooms takes")
 			.isTrue();
 		List<Throwable> failures = new ArrayList<>();
@@ -100,8 +117,7 @@ final class Crowd {
 
 	private void client(SplittableRandom random) throws InterruptedException {
 		Queue queue = Queue.of(random);
-		List<Long> topicIds = (this.interests && random.nextInt(3) == 0) ? List.of(queue.topicId(), LATE_NIGHT)
-				: List.of(queue.topicId());
+		List<Long> topicIds = topics(queue, random);
 		int size = queue.size();
 		for (int round = 0; round < 3; round++) {
 			Response created = send(() -> pick(random).send("POST", "/api/sessions", null, null));
@@ -155,6 +171,28 @@ final class Crowd {
 			assertThat(leave.status()).isEqualTo(204);
 			this.left.add(token);
 		}
+	}
+
+	private List<Long> topics(Queue queue, SplittableRandom random) {
+		return switch (this.mix) {
+			case ONE_TOPIC -> List.of(queue.topicId());
+			case LATE_NIGHT ->
+				(random.nextInt(3) == 0) ? List.of(queue.topicId(), LATE_NIGHT) : List.of(queue.topicId());
+			case MIXED -> random.nextBoolean() ? List.of(queue.topicId()) : severalTopics(queue.topicId(), random);
+		};
+	}
+
+	/** The queue's topic first, then 1 to 4 of the other four, in a random order. */
+	private static List<Long> severalTopics(long first, SplittableRandom random) {
+		List<Long> others = new ArrayList<>(TOPICS);
+		others.remove(Long.valueOf(first));
+		for (int i = others.size() - 1; i > 0; i--) {
+			Collections.swap(others, i, random.nextInt(i + 1));
+		}
+		List<Long> topics = new ArrayList<>();
+		topics.add(first);
+		topics.addAll(others.subList(0, 1 + random.nextInt(4)));
+		return topics;
 	}
 
 	/**
@@ -226,56 +264,11 @@ final class Crowd {
 			.until(() -> noWaitingClaimLeft() && on.redis.opsForZSet().size(RedisKeys.ACTIVE_QUEUES) == 0);
 		assertThat(on.redis.keys("matching:queue:*")).isEmpty();
 
-		Map<String, Joined> byKey = new HashMap<>();
-		this.joined.values().forEach((client) -> byKey.put(Session.keyOf(client.token()), client));
-		Map<Long, Conversation> conversations = new HashMap<>();
-		Map<String, Long> conversationOf = new HashMap<>();
-		on.jdbc
-			.sql("""
-					SELECT c.id, c.room_id, c.topic_id, c.size, c.room_type, c.fallback,
-					  c.backfilled_at IS NOT NULL AS backfilled, p.participant_key,
-					  (SELECT COUNT(*) FROM room_outbox o WHERE o.event_type = 'ROOM_FORMED' AND o.event_key = c.room_id) AS events
-					FROM conversations c JOIN conversation_participants p ON p.conversation_id = c.id
-					""")
-			.query((rs) -> {
-				String key = rs.getString("participant_key");
-				if (!byKey.containsKey(key)) {
-					return;
-				}
-				long id = rs.getLong("id");
-				Long earlier = conversationOf.put(key, id);
-				assertThat(earlier).as("a token in two conversations").isNull();
-				assertThat(rs.getInt("events")).as("ROOM_FORMED events of a room").isEqualTo(1);
-				if (!conversations.containsKey(id)) {
-					conversations.put(id,
-							new Conversation(id, rs.getString("room_id"), rs.getLong("topic_id"), rs.getInt("size"),
-									rs.getInt("room_type"), rs.getBoolean("fallback"), rs.getBoolean("backfilled"),
-									new HashSet<>()));
-				}
-				conversations.get(id).members().add(key);
-			});
-		assertThat(conversations.size()).as("rooms formed").isGreaterThan(clients / 4);
-		for (Conversation conversation : conversations.values()) {
-			// a client that left a room of three just formed may have had its seat taken
-			// by
-			// a later joiner
-			assertThat(conversation.members())
-				.hasSize(conversation.backfilled() ? conversation.roomType() + 1 : conversation.roomType());
-			assertThat(conversation.roomType()).isBetween(2, 3);
-			assertThat(conversation.roomType()).isEqualTo(conversation.fallback() ? 2 : conversation.size());
-			for (String member : conversation.members()) {
-				Joined client = byKey.get(member);
-				assertThat(client.topicIds()).contains(conversation.topicId());
-				assertThat(client.size()).isEqualTo(conversation.size());
-			}
-		}
+		CrowdRooms rooms = CrowdRooms.read(on.jdbc, this.joined.values());
+		assertThat(rooms.conversations.size()).as("rooms formed").isGreaterThan(clients / 4);
+		rooms.assertSizesAndTopics();
 		int matched = 0;
 		for (Joined client : this.joined.values()) {
-			Long conversationId = conversationOf.get(Session.keyOf(client.token()));
-			if (client.matchedRoomId() != null) {
-				assertThat(conversationId).isNotNull();
-				assertThat(conversations.get(conversationId).roomId()).isEqualTo(client.matchedRoomId());
-			}
 			if (this.lost.contains(client.token())) {
 				continue;
 			}
@@ -288,20 +281,21 @@ final class Crowd {
 			assertThat(status.field("status")).isIn("idle", "matched");
 			if (status.field("status").equals("matched")) {
 				matched++;
-				assertThat(conversationId).isNotNull();
-				assertThat(status.field("room_id")).isEqualTo(conversations.get(conversationId).roomId());
+				assertThat(rooms.of(client)).isNotNull();
+				assertThat(status.field("room_id")).isEqualTo(rooms.of(client).roomId());
 			}
-			else if (conversationId != null) {
+			else if (rooms.of(client) != null) {
 				assertThat(this.left).as("a participant idle without leaving its room").contains(client.token());
 			}
 		}
 		assertThat(matched).as("clients in a room at the end")
-			.isEqualTo(conversationOf.keySet()
+			.isEqualTo(this.joined.values()
 				.stream()
-				.filter((key) -> !this.left.contains(byKey.get(key).token()))
-				.filter((key) -> !this.lost.contains(byKey.get(key).token()))
+				.filter((client) -> rooms.of(client) != null)
+				.filter((client) -> !this.left.contains(client.token()))
+				.filter((client) -> !this.lost.contains(client.token()))
 				.count());
-		if (!this.interests) {
+		if (this.mix == Mix.ONE_TOPIC) {
 			// a queue left over (see queuesLeavingClientsOver) makes both happen
 			assertThat(this.left).isNotEmpty();
 			assertThat(this.abandoned.get()).isPositive();
@@ -315,7 +309,7 @@ final class Crowd {
 	}
 
 	private boolean noFallbackRoomLeft() {
-		for (long topic : List.of(1L, 2L, 3L, 4L, LATE_NIGHT)) {
+		for (long topic : TOPICS) {
 			Long waiting = this.instances.redis.opsForZSet().size(RedisKeys.queue(topic, 3));
 			if (waiting != null && waiting >= 2) {
 				return false;
@@ -325,6 +319,9 @@ final class Crowd {
 	}
 
 	static final long LATE_NIGHT = 42;
+
+	/** The active topics: those of the queues, and the late-night one. */
+	static final List<Long> TOPICS = List.of(1L, 2L, 3L, 4L, LATE_NIGHT);
 
 	/** The queue a client joins on every try: its seed's first two draws. */
 	record Queue(long topicId, int size) {
@@ -336,11 +333,6 @@ final class Crowd {
 	}
 
 	record Joined(String token, List<Long> topicIds, int size, @Nullable String matchedRoomId) {
-
-	}
-
-	record Conversation(long id, String roomId, long topicId, int size, int roomType, boolean fallback,
-			boolean backfilled, Set<String> members) {
 
 	}
 

@@ -138,7 +138,20 @@ class InterestsIT {
 	 */
 	@Test
 	void aCrowdWithInterestsNeverSharesAPersonBetweenRooms() throws Exception {
-		Crowd crowd = new Crowd(this.instances, false, true);
+		Crowd crowd = new Crowd(this.instances, false, Crowd.Mix.LATE_NIGHT);
+		crowd.run(1_000, () -> {
+		});
+		crowd.assertFinalState(1_000);
+	}
+
+	/**
+	 * A thousand clients on both instances, half of them naming one topic and half 2 to 5
+	 * of the five: nobody in two rooms, every room of its size in MySQL with people who
+	 * all named its topic, nobody left waiting.
+	 */
+	@Test
+	void aMixedCrowdOfOneTopicAndSeveralNeverSharesAPersonBetweenRooms() throws Exception {
+		Crowd crowd = new Crowd(this.instances, false, Crowd.Mix.MIXED);
 		crowd.run(1_000, () -> {
 		});
 		crowd.assertFinalState(1_000);

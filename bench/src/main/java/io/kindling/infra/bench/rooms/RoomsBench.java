@@ -26,7 +26,8 @@ import static io.kindling.infra.bench.Percentiles.p50p99;
  * <li>push latency ({@link PushPhase}) at a quarter of the join→matched maximum just
  * measured (or {@code --rate} joins a second), beside a client that polls every
  * second;</li>
- * <li>the forming script's cost by queue depth ({@link FormingCosts}).</li>
+ * <li>the cost of forming a room by queue depth, of one topic and of several
+ * ({@link FormingCosts}).</li>
  * </ol>
  * {@code --phases forming} runs the last alone, without the services. Stops everything it
  * started.
@@ -131,8 +132,9 @@ public final class RoomsBench {
 			Table table = Table.columns("measurement", "value", "baseline", "ratio (target)").right(1, 2);
 			FormingCosts.addRows(table, FormingCosts.measure(stack));
 			table.print();
-			System.out.printf("%nEach row the median of 5 rounds of 2,000 calls; 1/10 incompatible: one entry in ten "
-					+ "is a recent partner of the entry ahead of it.%n");
+			System.out.printf("%nEach row the median of 5 rounds of 2,000 rooms; 1/10 incompatible: one entry in ten "
+					+ "is a recent partner of the entry ahead of it; a join of 2–5 topics: its head reads, its join "
+					+ "script and the popped entries' removal from their other queues.%n");
 		}
 	}
 

@@ -26,10 +26,14 @@ final class RoomsLoad {
 	/**
 	 * Rate limits off: the bench is one address joining far more than a person does. Each
 	 * worker's two sessions form a room with each other every round: the rematch cooldown
-	 * would keep them apart from the second round on.
+	 * would keep them apart from the second round on. The concurrency limit off too: the
+	 * closed loop measures the ceiling (the overload bench measures the shedding), and a
+	 * leave refused {@code 503} would leave a claim behind that refuses the worker's next
+	 * join {@code 409}.
 	 */
 	private static final List<String> SETTINGS = List.of("--kindling.matching.rate-limit.joins-per-minute=0",
-			"--kindling.matching.rate-limit.sessions-per-minute=0", "--kindling.matching.rematch-cooldown=0");
+			"--kindling.matching.rate-limit.sessions-per-minute=0", "--kindling.matching.rematch-cooldown=0",
+			"--kindling.web.overload.limit=0");
 
 	final BenchStack stack;
 
