@@ -15,14 +15,16 @@
 -- KEYS[1] matching:queue:{<topicId>:<size>}            ZSET, member "<token>:<join id>", score ms when waiting began
 -- KEYS[2] matching:popped:{<topicId>:<size>}           ZSET, member as the queue's, score ms when popped
 -- KEYS[3] matching:entry-partners:{<topicId>:<size>}   hash, field a member, value "<id>:<until ms>,..."
--- A party's entry (its member holds "<creator token>~<partner token>" in its join id) stands for two people: it counts
+-- A party's entry (its member holds ".<creator token>~<partner token>." in its join id) stands for two people: it counts
 -- two towards a room's size, both its tokens' ids count as its own for recent partners, a room of three takes it with
 -- one person alone (two parties weigh four: never in one room), and no room of two ever takes it (a party alone is
 -- not a room, so the 3 -> 2 fallback passes it by).
 --
 -- ARGV[1] size, ARGV[2] now (ms), ARGV[3] timed out at or before (ms), ARGV[4] falls back at or before (ms),
 -- ARGV[5] popped records older than this are forgotten (ms), ARGV[6] most timed-out entries to drop in one call,
--- ARGV[7] an entry to look for ("" = none), ARGV[8] the window, ARGV[9] may be rematched at or before (ms)
+-- ARGV[7] an entry to look for ("" = none), ARGV[8] the window, ARGV[9] may be rematched at or before (ms),
+-- ARGV[11] only entries scored at or before this may be taken ('+inf' = all; a fallback queue scores each entry with
+-- when it becomes eligible, and passes now)
 -- Returns {still waiting, fallback 0/1, where the entry is ('queued', 'popped' or 'none'), rematch 0/1,
 -- timed-out count, timed-out member, since, ..., popped member, since, recent partners, ...}
 local queue = KEYS[1]
@@ -34,6 +36,7 @@ local timeoutBefore = tonumber(ARGV[3])
 local fallbackBefore = tonumber(ARGV[4])
 local window = tonumber(ARGV[8])
 local rematchBefore = tonumber(ARGV[9])
+local eligibleBefore = ARGV[11] or '+inf'
 
 redis.call('ZREMRANGEBYSCORE', popped, '-inf', ARGV[5])
 local expired = redis.call('ZRANGEBYSCORE', queue, '-inf', timeoutBefore, 'WITHSCORES', 'LIMIT', 0, tonumber(ARGV[6]))
@@ -61,7 +64,7 @@ local function recentOf(member)
   return list
 end
 local function partyOf(member)
-  return string.match(member, ':[^:]*%.([%w_%-]+)~([%w_%-]+)%.[^.:]*$')
+  return string.match(member, ':[^:]*%.([%w_%-]+)~([%w_%-]+)%.')
 end
 local weights = {}
 local function weight(member)
@@ -114,7 +117,7 @@ end
 local members = {}
 local scores = {}
 local function load(count)
-  local range = redis.call('ZRANGE', queue, 0, count - 1, 'WITHSCORES')
+  local range = redis.call('ZRANGEBYSCORE', queue, '-inf', eligibleBefore, 'WITHSCORES', 'LIMIT', 0, count)
   members = {}
   scores = {}
   for i = 1, #range, 2 do
@@ -167,12 +170,17 @@ local function search(take, headBefore, parties, anyPartners)
 end
 
 local waiting = redis.call('ZCARD', queue)
+-- those who may be taken: everyone, but in a fallback queue only those past their own fallback wait
+local ready = waiting
+if eligibleBefore ~= '+inf' then
+  ready = redis.call('ZCOUNT', queue, '-inf', eligibleBefore)
+end
 local room = nil
 local fallback = 0
 local rematch = 0
-if waiting > 0 then
+if ready > 0 then
   load(size)
-  local seenAll = #members >= waiting
+  local seenAll = #members >= ready
   local function widen()
     if not seenAll then
       load(window)
@@ -182,24 +190,24 @@ if waiting > 0 then
   -- more timed-out entries than one call drops: never put them in a room, the next call goes on dropping
   if scores[1] > timeoutBefore then
     -- two entries can fill a room of three when one is a party
-    if waiting >= 2 then
+    if ready >= 2 then
       room = search(size, math.huge, true, false)
-      if room == nil and waiting > #members then
+      if room == nil and ready > #members then
         widen()
         room = search(size, math.huge, true, false)
       end
     end
-    if room == nil and size == 3 and waiting >= 2 and scores[1] <= fallbackBefore then
+    if room == nil and size == 3 and ready >= 2 and scores[1] <= fallbackBefore then
       widen()
       room = search(2, fallbackBefore, false, false)
       if room ~= nil then
         fallback = 1
       end
     end
-    if room == nil and waiting <= window and scores[1] <= rematchBefore then
+    if room == nil and ready <= window and scores[1] <= rematchBefore then
       widen()
       room = search(size, scores[1], true, true)
-      if room == nil and size == 3 and waiting >= 2 then
+      if room == nil and size == 3 and ready >= 2 then
         room = search(2, fallbackBefore, false, true)
         if room ~= nil then
           fallback = 1

@@ -64,17 +64,18 @@ class OutboxMigrationIT {
 			assertThat(after.rows().get("conversation_participants"))
 				.isEqualTo(withColumn(before.rows().get("conversation_participants"), "network"));
 			// every conversation as it was, not ended, not backfilled: none was marked so
-			// then
-			assertThat(after.rows().get("conversations"))
-				.isEqualTo(withColumn(withColumn(before.rows().get("conversations"), "ended_at"), "backfilled_at"));
+			// then; and none formed by the fallback to anyone, which did not exist
+			assertThat(after.rows().get("conversations")).isEqualTo(
+					withColumn(withColumn(withColumn(before.rows().get("conversations"), "ended_at"), "backfilled_at"),
+							"topic_fallback", false));
 			// the service's history keeps every migration it ran, V1 and V2 with their
 			// present checksums, and the outbox table's own history starts at what V1 and
 			// V2 built
 			// ... and the migrations added since (V10 seats, V20 room reports, V21 report
 			// networks, V33 room report resolutions, V34 conversations' end and reports'
-			// evidence, V35 backfill) after them
+			// evidence, V35 backfill, V36 conversations' topic fallback) after them
 			assertThat(after.rows().get("flyway_schema_history"))
-				.hasSize(before.rows().get("flyway_schema_history").size() + 6);
+				.hasSize(before.rows().get("flyway_schema_history").size() + 7);
 			// ... and the outbox's own later migrations (V2, traceparent) after that
 			assertThat(after.rows().get(OutboxSchema.historyTable("room_outbox"))).hasSize(2)
 				.first()
@@ -113,10 +114,16 @@ class OutboxMigrationIT {
 	/** The rows with a column added, empty in each. */
 	private static List<Map<String, @Nullable Object>> withColumn(List<Map<String, @Nullable Object>> rows,
 			String column) {
+		return withColumn(rows, column, null);
+	}
+
+	/** The rows with a column added, holding this value in each. */
+	private static List<Map<String, @Nullable Object>> withColumn(List<Map<String, @Nullable Object>> rows,
+			String column, @Nullable Object value) {
 		List<Map<String, @Nullable Object>> added = new ArrayList<>();
 		for (Map<String, @Nullable Object> row : rows) {
 			Map<String, @Nullable Object> copy = new LinkedHashMap<>(row);
-			copy.put(column, null);
+			copy.put(column, value);
 			added.add(copy);
 		}
 		return added;

@@ -9,6 +9,7 @@ import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.session.Session;
 import org.junit.jupiter.api.BeforeEach;
@@ -157,9 +158,13 @@ class PartiesIT {
 	}
 
 	@Test
-	void aPartyJoinsOnlyByItsCreatorOnlyWhenCompleteAndOnlyForThree() {
+	void aPartyJoinsOnlyByItsCreatorOnlyWhenCompleteOnlyForThreeAndNeverFallsBackToAnyone() {
 		Party party = party();
 		RoomFeatures.assertProblem(join(this.instances.a, party.creator, 1, 2, party.id), 400, "party-size");
+		RoomFeatures.assertProblem(
+				this.instances.a.send("POST", "/api/matching", party.creator,
+						"{\"topic_id\": 1, \"size\": 3, \"party_id\": \"" + party.id + "\", \"fallback_after_s\": 30}"),
+				400, "party-fallback");
 		RoomFeatures.assertProblem(join(this.instances.a, party.member, 1, 3, party.id), 403, "not-party-creator");
 		String stranger = this.instances.a.session();
 		RoomFeatures.assertProblem(join(this.instances.a, stranger, 1, 3, party.id), 404, "no-such-party");
@@ -173,6 +178,7 @@ class PartiesIT {
 			assertThat(this.instances.a.status(token).field("status")).isEqualTo("idle");
 		}
 		assertThat(this.instances.redis.opsForZSet().size(RedisKeys.queue(1, 3))).isZero();
+		assertThat(this.instances.redis.opsForZSet().size(MatchQueue.anyTopic(3).key())).isZero();
 	}
 
 	@Test

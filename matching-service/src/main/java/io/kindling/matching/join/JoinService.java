@@ -1,6 +1,8 @@
 package io.kindling.matching.join;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 
 import io.kindling.matching.party.Parties;
 import io.kindling.matching.queue.QueueEntry;
@@ -43,19 +45,31 @@ public class JoinService {
 	 * {@code topic-unavailable} or {@code already-joined}, as the checks come
 	 */
 	MatchingStatus join(Session session, String clientAddress, List<Long> topicIds, int size) {
+		return join(session, clientAddress, topicIds, size, Optional.empty());
+	}
+
+	/**
+	 * As {@link #join(Session, String, List, int)}, opted in to the fallback to anyone
+	 * after {@code fallbackAfter} when present.
+	 */
+	MatchingStatus join(Session session, String clientAddress, List<Long> topicIds, int size,
+			Optional<Duration> fallbackAfter) {
 		this.rateLimiter.countJoin(clientAddress);
-		return status(this.claims.join(session.token(), clientAddress, topicIds, size));
+		return status(this.claims.join(session.token(), clientAddress, topicIds, size, fallbackAfter));
 	}
 
 	/**
 	 * The creator of a party of two joins for both (size 3 only, checked first), as one
-	 * ticket: the party's second member waits, and is seated, with it.
-	 * @throws io.kindling.support.web.Refused {@code party-size}, {@code rate-limited},
-	 * {@code no-such-party}, {@code not-party-creator}, {@code party-incomplete}, then as
-	 * {@link #join}, for either member
+	 * ticket: the party's second member waits, and is seated, with it. A party does not
+	 * opt in to the fallback to anyone.
+	 * @throws io.kindling.support.web.Refused {@code party-size}, {@code party-fallback},
+	 * {@code rate-limited}, {@code no-such-party}, {@code not-party-creator},
+	 * {@code party-incomplete}, then as {@link #join}, for either member
 	 */
-	MatchingStatus joinParty(Session session, String clientAddress, List<Long> topicIds, int size, String partyId) {
+	MatchingStatus joinParty(Session session, String clientAddress, List<Long> topicIds, int size, String partyId,
+			Optional<Duration> fallbackAfter) {
 		Parties.requireSize(size);
+		Parties.requireNoFallback(fallbackAfter);
 		this.rateLimiter.countJoin(clientAddress);
 		QueueEntry.Party party = this.parties.forJoin(session.token(), partyId);
 		TokenState state = this.claims.joinParty(session.token(), clientAddress, topicIds, size, party);

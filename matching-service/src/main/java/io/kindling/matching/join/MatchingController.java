@@ -35,25 +35,31 @@ class MatchingController {
 					+ "of each of `topic_ids` (1 to 5 distinct topics: a room with anyone who shares one of "
 					+ "them, whose `topic_id` is the one shared): 202 `waiting` "
 					+ "with an estimated wait, or 200 `matched` when this call formed the room (a size-3 queue "
-					+ "may form a room of two after a while; `room_type` says how many sit in it). 409 "
-					+ "`already-joined` when the session already waits or sits in a room, 400 "
+					+ "may form a room of two after a while; `room_type` says how many sit in it). With "
+					+ "`fallback_after_s` (10 to 300) the session may also, once it has waited that long, be "
+					+ "matched with anyone else of the same size who opted in and waited past their own, "
+					+ "whatever the topic: such a room answers `fallback: true` and the topic of whoever "
+					+ "waited longest. 409 " + "`already-joined` when the session already waits or sits in a room, 400 "
 					+ "`topics-invalid` for a list empty, too long or with a topic twice, or with both or neither "
 					+ "of `topic_id` and `topic_ids`, 400 `topic-unavailable` for an unknown or retired topic, 403 `banned`, 429 `rate-limited` "
 					+ "with `Retry-After` past the per-address limit. With `party_id`, a party's creator joins for "
 					+ "its two members as one ticket, for rooms of three only (400 `party-size`): 404 "
 					+ "`no-such-party` (unknown, expired, or not the caller's), 403 `not-party-creator` for its "
 					+ "second member, 409 `party-incomplete` before anyone joined it, and `banned` or "
-					+ "`already-joined` for either member.")
+					+ "`already-joined` for either member; a party does not fall back to anyone (400 "
+					+ "`party-fallback` with `fallback_after_s`).")
 	@ApiResponse(responseCode = "200", description = "Matched at once", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "202", description = "Waiting", useReturnTypeSchema = true)
-	@Refuses({ "topics-invalid", "party-size", "rate-limited", "no-such-party", "not-party-creator", "party-incomplete",
-			"banned", "topic-unavailable", "already-joined" })
+	@Refuses({ "topics-invalid", "party-size", "party-fallback", "rate-limited", "no-such-party", "not-party-creator",
+			"party-incomplete", "banned", "topic-unavailable", "already-joined" })
 	ResponseEntity<MatchingStatus> join(Session session, @Valid @RequestBody JoinRequest request,
 			HttpServletRequest http) {
 		String partyId = request.partyId();
 		MatchingStatus status = (partyId == null)
-				? this.joins.join(session, http.getRemoteAddr(), request.topics(), request.size())
-				: this.joins.joinParty(session, http.getRemoteAddr(), request.topics(), request.size(), partyId);
+				? this.joins.join(session, http.getRemoteAddr(), request.topics(), request.size(),
+						request.fallbackAfter())
+				: this.joins.joinParty(session, http.getRemoteAddr(), request.topics(), request.size(), partyId,
+						request.fallbackAfter());
 		return ResponseEntity.status((status instanceof MatchingStatus.Matched) ? HttpStatus.OK : HttpStatus.ACCEPTED)
 			.body(status);
 	}

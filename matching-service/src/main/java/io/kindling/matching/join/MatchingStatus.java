@@ -38,27 +38,36 @@ public sealed interface MatchingStatus {
 	}
 
 	/**
+	 * @param fallback true for a room formed by the fallback to anyone (its topic is that
+	 * of whoever waited longest); left out otherwise
 	 * @param backfilled true for a newcomer seated in a room of three that lost someone,
 	 * in the seat they left (else the field is left out); {@code matched_at} is then when
 	 * the newcomer was seated
 	 */
 	record Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt,
+			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Boolean fallback,
 			@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Boolean backfilled) implements MatchingStatus {
 
 		public Matched(String roomId, long conversationId, int roomType, long topicId, Instant matchedAt) {
-			this(roomId, conversationId, roomType, topicId, matchedAt, null);
+			this(roomId, conversationId, roomType, topicId, matchedAt, null, null);
 		}
 
 	}
 
 	static Matched matched(RoomFormed room) {
-		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt());
+		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt(),
+				fallback(room.fallback()), null);
+	}
+
+	/** A fallback room says so; any other leaves the field out. */
+	private static @Nullable Boolean fallback(boolean fallback) {
+		return fallback ? Boolean.TRUE : null;
 	}
 
 	/** The newcomer's status, as its join answers and its stream is told. */
 	public static Matched matched(RoomBackfilled seated) {
 		return new Matched(seated.roomId(), seated.conversationId(), seated.roomType(), seated.topicId(), seated.at(),
-				Boolean.TRUE);
+				null, Boolean.TRUE);
 	}
 
 	static MatchingStatus of(TokenState state, ToLongFunction<TokenState.Waiting> estimatedWaitMs) {
@@ -73,7 +82,7 @@ public sealed interface MatchingStatus {
 				new Waiting(forming.queue().topicId(), null, forming.queue().size(), forming.since(), 0);
 			case TokenState.Matched matched ->
 				new Matched(matched.roomId(), matched.conversationId(), matched.roomType(), matched.topicId(),
-						matched.matchedAt(), matched.backfilled() ? Boolean.TRUE : null);
+						matched.matchedAt(), fallback(matched.fallback()), matched.backfilled() ? Boolean.TRUE : null);
 		};
 	}
 

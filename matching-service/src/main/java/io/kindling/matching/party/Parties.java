@@ -5,6 +5,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Optional;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.QueueEntry;
@@ -99,6 +100,17 @@ public class Parties {
 	public static void requireSize(int size) {
 		if (size != 3) {
 			throw PartyRefusals.PARTY_SIZE.refused("a party of two joins rooms of three only");
+		}
+	}
+
+	/**
+	 * A party waits for its topics only: its join never opts in to the fallback to
+	 * anyone.
+	 * @throws io.kindling.support.web.Refused {@code party-fallback}
+	 */
+	public static void requireNoFallback(Optional<Duration> fallbackAfter) {
+		if (fallbackAfter.isPresent()) {
+			throw PartyRefusals.PARTY_FALLBACK.refused("a party waits for its topics only: leave out fallback_after_s");
 		}
 	}
 

@@ -20,7 +20,10 @@ enum PartyRefusals implements Refusal {
 	PARTY_INCOMPLETE("party-incomplete", HttpStatus.CONFLICT, "Party incomplete"),
 
 	/** A join for a party names a room size other than three. */
-	PARTY_SIZE("party-size", HttpStatus.BAD_REQUEST, "Parties join rooms of three");
+	PARTY_SIZE("party-size", HttpStatus.BAD_REQUEST, "Parties join rooms of three"),
+
+	/** A join for a party opts in to the fallback to anyone. */
+	PARTY_FALLBACK("party-fallback", HttpStatus.BAD_REQUEST, "Parties do not fall back");
 
 	private final Type type;
 

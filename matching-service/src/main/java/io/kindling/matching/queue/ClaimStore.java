@@ -30,6 +30,12 @@ public interface ClaimStore {
 	FormRoomScript.Result enqueueAndForm(MatchQueue queue, QueueEntry entry, String recentPartners, Instant now);
 
 	/**
+	 * A join's entry into its fallback queue, with its recent partners, scored with when
+	 * it becomes eligible there; nothing is formed.
+	 */
+	void enqueue(MatchQueue fallbackQueue, QueueEntry entry, String recentPartners);
+
+	/**
 	 * Drops timed-out entries and pops at most one room.
 	 * @param lookFor an entry whose place to report, if any
 	 */

@@ -43,7 +43,7 @@ public class ClaimWaitingScript {
 			args.add(value);
 		});
 		ScriptCalls.Call call = new ScriptCalls.Call(List.of(RedisKeys.claim(token), RedisKeys.partners(token)), args);
-		List<String> queues = waiting.queues().stream().map(MatchQueue::key).toList();
+		List<String> queues = waiting.allQueues().stream().map(MatchQueue::key).toList();
 		double joinedAt = waiting.since().toEpochMilli();
 		List<?> held;
 		if (this.calls.pipelined()) {

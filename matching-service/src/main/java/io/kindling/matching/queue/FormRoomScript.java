@@ -40,6 +40,8 @@ public class FormRoomScript {
 
 	private final LuaScript<String> find = LuaScript.load("find_entry", String.class);
 
+	private final LuaScript<Long> enqueue = LuaScript.load("enqueue", Long.class);
+
 	private final StringRedisTemplate redis;
 
 	private final MatchingProperties properties;
@@ -54,9 +56,8 @@ public class FormRoomScript {
 	 * @param lookFor an entry whose place to report, if any
 	 */
 	public Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor) {
-		return result(
-				this.form.run(this.redis, keys(queue), args(queue, now, lookFor.map(QueueEntry::member).orElse(""))),
-				queue, now);
+		return result(this.form.run(this.redis, keys(queue),
+				args(queue, now, lookFor.map(QueueEntry::member).orElse(""), "")), queue, now);
 	}
 
 	/**
@@ -76,10 +77,21 @@ public class FormRoomScript {
 	public Result join(MatchQueue queue, QueueEntry entry, String recentPartners, Instant now) {
 		List<String> keys = new ArrayList<>(keys(queue));
 		keys.add(queue.statsKey());
-		String[] args = args(queue, entry.since(), entry.member());
-		String[] withPartners = java.util.Arrays.copyOf(args, args.length + 1);
-		withPartners[args.length] = recentPartners;
-		return result(this.join.run(this.redis, keys, withPartners), queue, now);
+		return result(this.join.run(this.redis, keys, args(queue, entry.since(), entry.member(), recentPartners)),
+				queue, now);
+	}
+
+	/**
+	 * Puts a join's entry in its fallback queue, scored with when it becomes eligible
+	 * there ({@code scripts/enqueue.lua} alone: nobody can be taken there before that, so
+	 * there is nothing to form yet).
+	 */
+	public void enqueue(MatchQueue queue, QueueEntry entry, String recentPartners) {
+		List<String> keys = new ArrayList<>(keys(queue));
+		keys.add(queue.statsKey());
+		String[] args = args(queue, entry.since(), entry.member(), recentPartners);
+		args[1] = String.valueOf(entry.scoreIn(queue));
+		this.enqueue.run(this.redis, keys, args);
 	}
 
 	/** The SHA of the join's script, as Redis caches it. */
@@ -100,15 +112,18 @@ public class FormRoomScript {
 		return List.of(queue.key(), queue.poppedKey(), queue.entryPartnersKey());
 	}
 
-	private String[] args(MatchQueue queue, Instant now, String lookFor) {
+	private String[] args(MatchQueue queue, Instant now, String lookFor, String recentPartners) {
 		long nowMillis = now.toEpochMilli();
-		// with no cooldown nobody has recent partners, and no room is ever a rematch
+		// with no cooldown nobody has recent partners, and no room is ever a rematch; in
+		// a
+		// fallback queue only those past their own fallback wait (scored so) are taken
 		return new String[] { String.valueOf(queue.size()), String.valueOf(nowMillis),
 				String.valueOf(nowMillis - this.properties.waitTimeout().toMillis()),
 				String.valueOf(nowMillis - this.properties.fallbackAfter().toMillis()),
 				String.valueOf(nowMillis - this.properties.roomPendingTtl().toMillis()),
 				String.valueOf(MOST_DROPPED_PER_CALL), lookFor, String.valueOf(REMATCH_WINDOW),
-				String.valueOf(nowMillis - this.properties.rematchAfter().toMillis()) };
+				String.valueOf(nowMillis - this.properties.rematchAfter().toMillis()), recentPartners,
+				queue.isAnyTopic() ? String.valueOf(nowMillis) : "+inf" };
 	}
 
 	private static Result result(List<?> answer, MatchQueue queue, Instant now) {
@@ -121,13 +136,14 @@ public class FormRoomScript {
 		List<QueueEntry> timedOut = new ArrayList<>(timedOutCount);
 		for (int i = 5; i + 1 < poppedFrom; i += 2) {
 			// a party's entry times out for both its people
-			timedOut
-				.addAll(QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1))).people());
+			timedOut.addAll(
+					QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)), queue).people());
 		}
 		List<QueueEntry> popped = new ArrayList<>(3);
 		Map<String, String> partnerLists = new HashMap<>();
 		for (int i = poppedFrom; i + 2 < answer.size(); i += 3) {
-			QueueEntry entry = QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)));
+			QueueEntry entry = QueueEntry.parse(String.valueOf(answer.get(i)), String.valueOf(answer.get(i + 1)),
+					queue);
 			// a party's one entry seats both its people, side by side
 			popped.addAll(entry.people());
 			String partners = String.valueOf(answer.get(i + 2));

@@ -1,6 +1,7 @@
 package io.kindling.matching.queue;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
@@ -17,16 +18,26 @@ import java.util.stream.Collectors;
  * the same entry waits in each of their queues, and whichever queue pops it can put its
  * claim back whole. A party's join (two sessions waiting as one ticket) also names both
  * tokens and the second one's address: its one entry, under the creator's token, stands
- * for both, and each one's claim names the same join.
+ * for both, and each one's claim names the same join. A join that opted in to the
+ * fallback to anyone names its wait, in a field of its own.
  *
  * @param token the session token
  * @param joinId random, one per join: {@code <random>.<address>}, both URL-safe base64,
- * then {@code .<topic id>-<topic id>...} when the join named several topics
- * @param since when the join began waiting (the entry's score)
+ * then {@code .<topic id>-<topic id>...} when the join named several topics, is a party's
+ * or opted in to the fallback; then a party's
+ * {@code .<creator token>~<partner token>.<partner
+ * address>}; then {@code .f=<seconds>} of the fallback. Each part tells itself apart: the
+ * topics are digits, only the party's tokens hold a {@code ~}, only the fallback's part
+ * an {@code =} (neither base64 without padding nor a token has one)
+ * @param since when the join began waiting (the entry's score, but in a fallback queue,
+ * where the score is when the entry becomes eligible there)
  */
 public record QueueEntry(String token, String joinId, Instant since) {
 
 	private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
+
+	/** Opens the fallback's part of a join id. */
+	static final String FALLBACK_TAG = "f=";
 
 	/**
 	 * A new join's id: 64 random bits, then the joiner's address, then its topics when it
@@ -34,12 +45,16 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 * which parts them.
 	 */
 	public static String newJoinId(String address, List<Long> topicIds) {
-		byte[] random = new byte[8];
-		ThreadLocalRandom.current().nextBytes(random);
-		String id = BASE64.encodeToString(random) + "."
-				+ BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8));
-		return (topicIds.size() > 1)
-				? id + "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) : id;
+		return newJoinId(address, topicIds, Optional.empty());
+	}
+
+	/**
+	 * As {@link #newJoinId(String, List)}, for a join that opted in to the fallback to
+	 * anyone after this wait: its id names its topics (even one) and the wait, so that
+	 * whichever queue pops it knows both.
+	 */
+	public static String newJoinId(String address, List<Long> topicIds, Optional<Duration> fallbackAfter) {
+		return newJoinId(address, topicIds, Optional.empty(), fallbackAfter);
 	}
 
 	/**
@@ -49,12 +64,30 @@ public record QueueEntry(String token, String joinId, Instant since) {
 	 */
 	public static String newPartyJoinId(String address, List<Long> topicIds, String creator, String partner,
 			String partnerAddress) {
+		return newJoinId(address, topicIds, Optional.of(new Party(creator, partner, partnerAddress)), Optional.empty());
+	}
+
+	/** A join id with every part this join has (see {@link QueueEntry}). */
+	static String newJoinId(String address, List<Long> topicIds, Optional<Party> party,
+			Optional<Duration> fallbackAfter) {
 		byte[] random = new byte[8];
 		ThreadLocalRandom.current().nextBytes(random);
-		return BASE64.encodeToString(random) + "." + BASE64.encodeToString(address.getBytes(StandardCharsets.UTF_8))
-				+ "." + topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")) + "." + creator
-				+ PARTY_SEPARATOR + partner + "."
-				+ BASE64.encodeToString(partnerAddress.getBytes(StandardCharsets.UTF_8));
+		StringBuilder id = new StringBuilder(BASE64.encodeToString(random)).append('.').append(encoded(address));
+		if (topicIds.size() > 1 || party.isPresent() || fallbackAfter.isPresent()) {
+			id.append('.').append(topicIds.stream().map(String::valueOf).collect(Collectors.joining("-")));
+		}
+		party.ifPresent((p) -> id.append('.')
+			.append(p.creator())
+			.append(PARTY_SEPARATOR)
+			.append(p.partner())
+			.append('.')
+			.append(encoded(p.partnerAddress())));
+		fallbackAfter.ifPresent((after) -> id.append('.').append(FALLBACK_TAG).append(after.toSeconds()));
+		return id.toString();
+	}
+
+	private static String encoded(String text) {
+		return BASE64.encodeToString(text.getBytes(StandardCharsets.UTF_8));
 	}
 
 	/** Between the two tokens of a party's join id: in neither a token nor base64. */
@@ -82,7 +115,7 @@ public record QueueEntry(String token, String joinId, Instant since) {
 			return Optional.empty();
 		}
 		String[] tokens = parts[3].split(PARTY_SEPARATOR);
-		if (tokens.length != 2) {
+		if (tokens.length != 2 || parts[4].startsWith(FALLBACK_TAG)) {
 			return Optional.empty();
 		}
 		return Optional.of(new Party(tokens[0], tokens[1], decoded(parts[4])));
@@ -145,6 +178,38 @@ public record QueueEntry(String token, String joinId, Instant since) {
 		return topicIdsOf(this.joinId);
 	}
 
+	/**
+	 * How long the join waits before it may also be matched with anyone else who opted
+	 * in, when it opted in.
+	 */
+	public Optional<Duration> fallbackAfter() {
+		return fallbackAfterOf(this.joinId);
+	}
+
+	static Optional<Duration> fallbackAfterOf(String joinId) {
+		String[] parts = joinId.split("\\.");
+		String last = parts[parts.length - 1];
+		if (parts.length < 4 || !last.startsWith(FALLBACK_TAG)) {
+			return Optional.empty();
+		}
+		try {
+			return Optional.of(Duration.ofSeconds(Long.parseLong(last.substring(FALLBACK_TAG.length()))));
+		}
+		catch (NumberFormatException ex) {
+			// not an id this service wrote
+			return Optional.empty();
+		}
+	}
+
+	/**
+	 * The entry's score in this queue: when it began waiting, and in a fallback queue
+	 * when it becomes eligible there (its fallback wait later).
+	 */
+	public long scoreIn(MatchQueue queue) {
+		long since = this.since.toEpochMilli();
+		return queue.isAnyTopic() ? since + fallbackAfter().map(Duration::toMillis).orElse(0L) : since;
+	}
+
 	static List<Long> topicIdsOf(String joinId) {
 		String[] parts = joinId.split("\\.");
 		if (parts.length < 3) {
@@ -173,6 +238,16 @@ public record QueueEntry(String token, String joinId, Instant since) {
 		int colon = member.lastIndexOf(':');
 		return new QueueEntry(member.substring(0, colon), member.substring(colon + 1),
 				Instant.ofEpochMilli((long) Double.parseDouble(score)));
+	}
+
+	/** An entry as read from this queue, its score undone as {@link #scoreIn} made it. */
+	static QueueEntry parse(String member, String score, MatchQueue queue) {
+		QueueEntry entry = parse(member, score);
+		if (!queue.isAnyTopic()) {
+			return entry;
+		}
+		Duration eligibleAfter = entry.fallbackAfter().orElse(Duration.ZERO);
+		return new QueueEntry(entry.token(), entry.joinId(), entry.since().minus(eligibleAfter));
 	}
 
 }

@@ -70,6 +70,11 @@ class RedisClaimStore implements ClaimStore {
 	}
 
 	@Override
+	public void enqueue(MatchQueue fallbackQueue, QueueEntry entry, String recentPartners) {
+		this.formRoom.enqueue(fallbackQueue, entry, recentPartners);
+	}
+
+	@Override
 	public FormRoomScript.Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor) {
 		return this.formRoom.form(queue, now, lookFor);
 	}
@@ -130,7 +135,7 @@ class RedisClaimStore implements ClaimStore {
 		return entries.stream()
 			.filter((entry) -> entry.getValue() != null && entry.getScore() != null)
 			.map((entry) -> QueueEntry.parse(Objects.requireNonNull(entry.getValue()),
-					String.valueOf(Objects.requireNonNull(entry.getScore()).longValue())))
+					String.valueOf(Objects.requireNonNull(entry.getScore()).longValue()), queue))
 			.flatMap((entry) -> entry.people().stream())
 			.toList();
 	}

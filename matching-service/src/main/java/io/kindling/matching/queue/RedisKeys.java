@@ -17,6 +17,9 @@ public final class RedisKeys {
 	 */
 	public static final String ACTIVE_QUEUES = PREFIX + "queues";
 
+	/** The topic part of a fallback queue's tag: {@code {any:<size>}}. */
+	static final String ANY = "any";
+
 	private RedisKeys() {
 	}
 
@@ -77,7 +80,7 @@ public final class RedisKeys {
 	}
 
 	private static String tag(long topicId, int size) {
-		return "{" + topicId + ":" + size + "}";
+		return "{" + ((topicId == MatchQueue.ANY_TOPIC) ? ANY : String.valueOf(topicId)) + ":" + size + "}";
 	}
 
 }

@@ -39,14 +39,14 @@ public class RestoreRoomScript {
 			members.putIfAbsent(participant.member(), participant);
 			backs.merge(participant.member(), back.contains(participant), Boolean::logicalOr);
 		}
+		MatchQueue queue = room.queue();
 		List<String> args = new ArrayList<>();
 		members.forEach((member, participant) -> {
 			args.add(member);
-			args.add(String.valueOf(participant.since().toEpochMilli()));
+			args.add(String.valueOf(participant.scoreIn(queue)));
 			args.add(backs.get(member) ? "1" : "0");
 			args.add(room.partnerLists().getOrDefault(member, ""));
 		});
-		MatchQueue queue = room.queue();
 		return this.script.run(this.redis, List.of(queue.key(), queue.poppedKey(), queue.entryPartnersKey()),
 				args.toArray(String[]::new));
 	}

@@ -68,14 +68,15 @@ class ConversationWriter {
 		this.seats.seat(room.roomId(), participantKeys, room.formedAt(), room.formedAt().plus(this.roomTtl));
 		KeyHolder keys = new GeneratedKeyHolder();
 		this.jdbc.sql("""
-				INSERT INTO conversations (room_id, topic_id, size, room_type, fallback, formed_at)
-				VALUES (:roomId, :topicId, :size, :roomType, :fallback, FROM_UNIXTIME(:formedAt))
+				INSERT INTO conversations (room_id, topic_id, size, room_type, fallback, topic_fallback, formed_at)
+				VALUES (:roomId, :topicId, :size, :roomType, :fallback, :topicFallback, FROM_UNIXTIME(:formedAt))
 				""")
 			.param("roomId", room.roomId())
-			.param("topicId", room.queue().topicId())
+			.param("topicId", room.topicId())
 			.param("size", room.queue().size())
 			.param("roomType", room.roomType())
 			.param("fallback", room.fallback())
+			.param("topicFallback", room.topicFallback())
 			.param("formedAt", SqlTime.epochSeconds(room.formedAt()))
 			.update(keys, "id");
 		long conversationId = keys.getKeyAs(Number.class).longValue();
@@ -106,7 +107,7 @@ class ConversationWriter {
 		Instant occurredAt = this.clock.instant();
 		UUID eventId = UUID.randomUUID();
 		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),
-				conversationId, room.queue().topicId(), room.roomType(), room.formedAt(), occurredAt);
+				conversationId, room.topicId(), room.roomType(), room.formedAt(), occurredAt);
 		this.outbox.append(new OutboxEvent(eventId, "ROOM_FORMED", room.roomId(), this.json.writeValueAsString(event),
 				occurredAt));
 		return conversationId;

@@ -129,21 +129,35 @@ public class RoomClaims {
 	}
 
 	/**
+	 * As {@link #join(String, String, List, int)}, for a join that may opt in to the
+	 * fallback to anyone: its entry goes into the size's fallback queue first, scored
+	 * with when it becomes eligible there (so no room takes it there sooner), then into
+	 * its topics' queues. Whichever queue seats it takes it out of the others.
+	 * @param fallbackAfter how long it waits before it may also be matched with anyone
+	 * else who opted in and waited past their own; empty when it did not opt in
+	 */
+	public TokenState join(String token, String address, List<Long> topicIds, int size,
+			Optional<Duration> fallbackAfter) {
+		return join(token, address, topicIds, size, fallbackAfter, Optional.empty());
+	}
+
+	/**
 	 * As {@link #join(String, String, List, int)}, for a party of two: the creator joins
 	 * for both, and both claims name the one join (the creator's first, then the
 	 * partner's; a partner already waiting or in a room undoes the creator's and refuses
 	 * the join). The queue's one entry stands for both, with the recent partners of both:
-	 * forming takes it whole into a room of three, or not at all.
+	 * forming takes it whole into a room of three, or not at all. A party waits for its
+	 * topics only (the request refuses it the fallback to anyone).
 	 * @param partner the party's second member: its token and the address it joined the
 	 * party from
 	 * @throws Refused as a join, the ban list and the claim asked about both members
 	 */
 	public TokenState joinParty(String token, String address, List<Long> topicIds, int size, QueueEntry.Party partner) {
-		return join(token, address, topicIds, size, Optional.of(partner));
+		return join(token, address, topicIds, size, Optional.empty(), Optional.of(partner));
 	}
 
 	private TokenState join(String token, String address, List<Long> topicIds, int size,
-			Optional<QueueEntry.Party> party) {
+			Optional<Duration> fallbackAfter, Optional<QueueEntry.Party> party) {
 		String sessionKey = Session.keyOf(token);
 		if (this.bans.isBanned(sessionKey, address) || party.filter(this::partnerBanned).isPresent()) {
 			throw banned();
@@ -156,7 +170,7 @@ public class RoomClaims {
 		Instant now = now();
 		String joinId = party
 			.map((p) -> QueueEntry.newPartyJoinId(address, topicIds, token, p.partner(), p.partnerAddress()))
-			.orElseGet(() -> QueueEntry.newJoinId(address, topicIds));
+			.orElseGet(() -> QueueEntry.newJoinId(address, topicIds, fallbackAfter));
 		TokenState.Waiting waiting = new TokenState.Waiting(new MatchQueue(topicIds.get(0), size), now, joinId);
 		ClaimWaitingScript.Outcome outcome = claimWaiting(token, waiting, now);
 		if (!outcome.claimed()) {
@@ -181,6 +195,9 @@ public class RoomClaims {
 				return backfilled.get();
 			}
 		}
+		String entryPartners = recentPartners;
+		waiting.fallbackQueue()
+			.ifPresent((anyTopic) -> this.store.enqueue(anyTopic, waiting.entry(token), entryPartners));
 		for (MatchQueue queue : oldestFirst(waiting.queues())) {
 			FormRoomScript.Result result = this.store.enqueueAndForm(queue, waiting.entry(token), recentPartners, now);
 			Optional<RoomFormed> formed = settle(queue, result, now).formed();
@@ -249,7 +266,7 @@ public class RoomClaims {
 	private boolean repairIfOrphaned(String token, TokenState.Waiting waiting, List<MatchQueue> joining, Instant now) {
 		boolean retry = waiting.queues().equals(joining);
 		return (retry || pastGrace(waiting, now))
-				&& waiting.queues()
+				&& waiting.allQueues()
 					.stream()
 					.allMatch((queue) -> this.store.find(queue, waiting.entry(token), now) == FormRoomScript.Place.NONE)
 				&& repair(token, waiting, waiting.queue());
@@ -294,7 +311,7 @@ public class RoomClaims {
 	private void formFrom(String token, TokenState.Waiting waiting) {
 		Instant now = now();
 		boolean lost = true;
-		for (MatchQueue queue : waiting.queues()) {
+		for (MatchQueue queue : waiting.allQueues()) {
 			FormRoomScript.Result result = this.store.form(queue, now, Optional.of(waiting.entry(token)));
 			Optional<RoomFormed> formed = settle(queue, result, now).formed();
 			if (formed.isPresent() && formed.get().tokens().contains(token)) {
@@ -468,17 +485,18 @@ public class RoomClaims {
 			.stream()
 			.filter((person) -> !person.token().equals(token))
 			.forEach((person) -> swap(Swap.toIdle(person.token(), waiting)));
-		waiting.queues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
+		waiting.allQueues().forEach((queue) -> this.store.removeEntry(queue, waiting.entry(token)));
 		return left;
 	}
 
 	/**
-	 * A join of several topics whose claim has moved out of its wait through one queue
-	 * (into a room, or idle) takes its entries out of its other queues; left there, each
-	 * would be dropped only when popped, undoing the room it was popped into.
+	 * A join of several topics (or with a fallback queue) whose claim has moved out of
+	 * its wait through one queue (into a room, or idle) takes its entries out of its
+	 * other queues; left there, each would be dropped only when popped, undoing the room
+	 * it was popped into.
 	 */
 	private void removeFromOtherQueues(QueueEntry entry, MatchQueue poppedFrom) {
-		for (MatchQueue queue : entry.waiting(poppedFrom).queues()) {
+		for (MatchQueue queue : entry.waiting(poppedFrom).allQueues()) {
 			if (!queue.equals(poppedFrom)) {
 				this.store.removeEntry(queue, entry);
 			}
@@ -600,7 +618,7 @@ public class RoomClaims {
 					: Optional.of(this.store.read(token));
 		}
 		TokenState.Matched matched = new TokenState.Matched(seat.roomId(), seat.conversationId(), 3,
-				seat.queue().topicId(), now, true);
+				seat.queue().topicId(), now, false, true);
 		if (!this.store.confirmSeat(token, matched, seat.members(), Duration.between(now, written.liveUntil()),
 				this.properties.rematchCooldown(), now)) {
 			// it left meanwhile (its seat is ended), or its claim expired (its poll finds
@@ -662,6 +680,8 @@ public class RoomClaims {
 				.stream()
 				.map((entry) -> Swap.toIdle(entry.token(), entry.waiting(queue)))
 				.toList());
+			// a fallback queue's entry would otherwise wait on past the join's timeout
+			result.timedOut().forEach((entry) -> removeFromOtherQueues(entry, queue));
 		}
 		if (result.room().isEmpty()) {
 			return new Settled(false, Optional.empty(), result.stillWaiting());
@@ -731,8 +751,9 @@ public class RoomClaims {
 		// seated for good now: an undo before this point needs them still waiting there
 		participants.forEach((entry) -> removeFromOtherQueues(entry, queue));
 		this.metrics.formed(room);
-		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), queue.topicId(),
-				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList());
+		RoomFormed formed = new RoomFormed(room.roomId(), conversationId, room.roomType(), room.topicId(),
+				room.formedAt(), only(participants, confirmed).stream().map(QueueEntry::token).toList(),
+				room.topicFallback());
 		this.events.publishEvent(formed);
 		return Optional.of(formed);
 	}
@@ -780,7 +801,7 @@ public class RoomClaims {
 			removeFromOtherQueues(entry, room.queue());
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
 			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-					live.topicId(), live.formedAt(), List.of(entry.token())));
+					live.topicId(), live.formedAt(), List.of(entry.token()), live.fallback()));
 		}
 		this.metrics.undone(room.queue(), "refused");
 		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),

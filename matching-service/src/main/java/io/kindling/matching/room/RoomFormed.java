@@ -10,13 +10,21 @@ import io.kindling.matching.queue.TokenState;
  * participants' streams on every instance.
  *
  * @param tokens the participants still in the room
+ * @param fallback true for a room formed in a fallback queue, whatever its people's
+ * topics
  */
 public record RoomFormed(String roomId, long conversationId, int roomType, long topicId, Instant formedAt,
-		List<String> tokens) {
+		List<String> tokens, boolean fallback) {
+
+	public RoomFormed(String roomId, long conversationId, int roomType, long topicId, Instant formedAt,
+			List<String> tokens) {
+		this(roomId, conversationId, roomType, topicId, formedAt, tokens, false);
+	}
 
 	/** The claim of a participant of this room. */
 	TokenState.Matched claim() {
-		return new TokenState.Matched(this.roomId, this.conversationId, this.roomType, this.topicId, this.formedAt);
+		return new TokenState.Matched(this.roomId, this.conversationId, this.roomType, this.topicId, this.formedAt,
+				this.fallback, false);
 	}
 
 }

@@ -118,8 +118,10 @@ class RoomMetrics {
 			.increment();
 	}
 
+	/** A fallback queue's topic tag is {@code any}. */
 	private static Tags tags(MatchQueue queue) {
-		return Tags.of("topic", String.valueOf(queue.topicId()), "size", String.valueOf(queue.size()));
+		return Tags.of("topic", queue.isAnyTopic() ? "any" : String.valueOf(queue.topicId()), "size",
+				String.valueOf(queue.size()));
 	}
 
 }

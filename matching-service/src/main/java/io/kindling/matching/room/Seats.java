@@ -86,13 +86,14 @@ class Seats {
 	private Map<String, LiveRoom> live(String roomId, Collection<String> keys, Instant now) {
 		Map<String, LiveRoom> live = new HashMap<>();
 		this.jdbc.sql("""
-				SELECT s.participant_key, c.room_id, c.id, c.room_type, c.topic_id, c.formed_at, s.live_until
+				SELECT s.participant_key, c.room_id, c.id, c.room_type, c.topic_id, c.formed_at, s.live_until,
+				       c.topic_fallback
 				FROM seats s JOIN conversations c ON c.room_id = s.room_id
 				WHERE s.participant_key IN (:keys) AND s.room_id <> :roomId
 				  AND s.left_at IS NULL AND s.live_until > FROM_UNIXTIME(:now)
 				""").param("keys", keys).param("roomId", roomId).param("now", SqlTime.epochSeconds(now)).query((rs) -> {
 			live.put(rs.getString(1), new LiveRoom(rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getLong(5),
-					rs.getTimestamp(6).toInstant(), rs.getTimestamp(7).toInstant()));
+					rs.getTimestamp(6).toInstant(), rs.getTimestamp(7).toInstant(), rs.getBoolean(8)));
 		});
 		return live;
 	}

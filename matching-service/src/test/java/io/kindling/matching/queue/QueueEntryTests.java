@@ -1,7 +1,9 @@
 package io.kindling.matching.queue;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
@@ -42,6 +44,30 @@ class QueueEntryTests {
 	}
 
 	@Test
+	void aJoinThatOptedInToTheFallbackCarriesItsWaitAndIsScoredInTheFallbackQueueByWhenItBecomesEligible() {
+		QueueEntry entry = new QueueEntry("token",
+				QueueEntry.newJoinId("203.0.113.7", List.of(42L), Optional.of(Duration.ofSeconds(30))), SINCE);
+		MatchQueue anyTopic = MatchQueue.anyTopic(2);
+
+		assertThat(entry.fallbackAfter()).contains(Duration.ofSeconds(30));
+		assertThat(entry.address()).isEqualTo("203.0.113.7");
+		TokenState.Waiting waiting = entry.waiting(anyTopic);
+		assertThat(waiting.queue()).isEqualTo(new MatchQueue(42, 2));
+		assertThat(waiting.queues()).containsExactly(new MatchQueue(42, 2));
+		assertThat(waiting.fallbackQueue()).contains(anyTopic);
+		assertThat(waiting.allQueues()).containsExactly(new MatchQueue(42, 2), anyTopic);
+		assertThat(entry.scoreIn(new MatchQueue(42, 2))).isEqualTo(SINCE.toEpochMilli());
+		assertThat(entry.scoreIn(anyTopic)).isEqualTo(SINCE.toEpochMilli() + 30_000);
+		assertThat(QueueEntry.parse(entry.member(), String.valueOf(entry.scoreIn(anyTopic)), anyTopic))
+			.isEqualTo(entry);
+		assertThat(anyTopic.key()).isEqualTo("matching:queue:{any:2}");
+		assertThat(MatchQueue.fromKey(anyTopic.key())).isEqualTo(anyTopic);
+		assertThat(new QueueEntry("token", QueueEntry.newJoinId("203.0.113.7", List.of(42L)), SINCE)
+			.waiting(new MatchQueue(42, 2))
+			.fallbackQueue()).isEmpty();
+	}
+
+	@Test
 	void aPartysEntryIsTheCreatorsAndStandsForBothMembersEachWithItsOwnAddress() {
 		String creator = "creator-token_A";
 		String member = "member-token_B";
@@ -67,6 +93,43 @@ class QueueEntryTests {
 
 		assertThat(entry.party()).isEmpty();
 		assertThat(entry.people()).containsExactly(entry);
+	}
+
+	@Test
+	void everyCombinationOfTopicsPartyAndFallbackReadsBackWhole() {
+		Optional<QueueEntry.Party> party = Optional
+			.of(new QueueEntry.Party("creator-token_A", "member-token_B", "2001:db8::1"));
+		Optional<Duration> after = Optional.of(Duration.ofSeconds(45));
+		for (List<Long> topics : List.of(List.of(7L), List.of(7L, 8L, 9L))) {
+			for (Optional<QueueEntry.Party> withParty : List.of(Optional.<QueueEntry.Party>empty(), party)) {
+				for (Optional<Duration> withFallback : List.of(Optional.<Duration>empty(), after)) {
+					String joinId = QueueEntry.newJoinId("203.0.113.7", topics, withParty, withFallback);
+					String token = withParty.map(QueueEntry.Party::creator).orElse("token");
+					QueueEntry entry = QueueEntry.parse(token + ":" + joinId, "1796464800123");
+					String combination = topics + " " + withParty + " " + withFallback + ": " + joinId;
+
+					assertThat(joinId).as(combination).doesNotContain(":");
+					assertThat(entry.token()).as(combination).isEqualTo(token);
+					assertThat(entry.address()).as(combination).isEqualTo("203.0.113.7");
+					assertThat(entry.party()).as(combination).isEqualTo(withParty);
+					assertThat(entry.fallbackAfter()).as(combination).isEqualTo(withFallback);
+					boolean named = topics.size() > 1 || withParty.isPresent() || withFallback.isPresent();
+					assertThat(entry.topicIds()).as(combination).isEqualTo(named ? topics : List.of());
+				}
+			}
+		}
+	}
+
+	@Test
+	void aPartnerAddressThatEncodesLikeAFallbackWaitIsStillTheAddress() {
+		// "f=" never appears in URL-safe base64 without padding, so no address reads as a
+		// wait; an address whose encoding starts with "f" stays an address
+		String joinId = QueueEntry.newJoinId("203.0.113.7", List.of(7L),
+				Optional.of(new QueueEntry.Party("a", "b", "|")), Optional.empty());
+
+		assertThat(joinId).endsWith(".fA");
+		assertThat(QueueEntry.partyOf(joinId)).contains(new QueueEntry.Party("a", "b", "|"));
+		assertThat(QueueEntry.fallbackAfterOf(joinId)).isEmpty();
 	}
 
 	@Test

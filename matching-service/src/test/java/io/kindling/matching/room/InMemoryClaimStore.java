@@ -82,7 +82,7 @@ final class InMemoryClaimStore implements ClaimStore {
 	public ClaimWaitingScript.Outcome claimWaiting(String token, TokenState.Waiting waiting) {
 		this.calls++;
 		TokenState held = claim(token);
-		waiting.queues().forEach((queue) -> this.active.put(queue, waiting.since()));
+		waiting.allQueues().forEach((queue) -> this.active.put(queue, waiting.since()));
 		if (!(held instanceof TokenState.Idle)) {
 			return new ClaimWaitingScript.Outcome(false, held, "");
 		}
@@ -99,15 +99,24 @@ final class InMemoryClaimStore implements ClaimStore {
 	}
 
 	@Override
+	public void enqueue(MatchQueue fallbackQueue, QueueEntry entry, String recentPartners) {
+		this.calls++;
+		entries(fallbackQueue).put(entry.member(), entry);
+	}
+
+	@Override
 	public FormRoomScript.Result form(MatchQueue queue, Instant now, Optional<QueueEntry> lookFor) {
 		this.calls++;
 		forgetStalePops(queue, now);
 		Map<String, QueueEntry> entries = entries(queue);
 		List<QueueEntry> timedOut = oldestFirst(queue).stream()
-			.filter((entry) -> !entry.since().isAfter(now.minus(this.properties.waitTimeout())))
+			.filter((entry) -> entry.scoreIn(queue) <= now.minus(this.properties.waitTimeout()).toEpochMilli())
 			.toList();
 		timedOut.forEach((entry) -> entries.remove(entry.member()));
-		List<QueueEntry> waiting = oldestFirst(queue);
+		// a fallback queue takes only those past their own fallback wait
+		List<QueueEntry> waiting = oldestFirst(queue).stream()
+			.filter((entry) -> entry.scoreIn(queue) <= now.toEpochMilli())
+			.toList();
 		int take = 0;
 		boolean fallback = false;
 		if (waiting.size() >= queue.size()) {
@@ -360,7 +369,8 @@ final class InMemoryClaimStore implements ClaimStore {
 	private List<QueueEntry> oldestFirst(MatchQueue queue) {
 		return entries(queue).values()
 			.stream()
-			.sorted(Comparator.comparing(QueueEntry::since).thenComparing(QueueEntry::member))
+			.sorted(Comparator.comparingLong((QueueEntry entry) -> entry.scoreIn(queue))
+				.thenComparing(QueueEntry::member))
 			.toList();
 	}
 

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import io.kindling.infra.test.MutableClock;
@@ -389,6 +390,72 @@ class RoomClaimsTests {
 	}
 
 	@Nested
+	class FallbackToAnyone {
+
+		static final MatchQueue ANY_PAIRS = MatchQueue.anyTopic(2);
+
+		@Test
+		void aJoinThatOptsInWaitsInItsTopicAndInTheFallbackQueueUnderOneClaim() {
+			TokenState.Waiting waiting = (TokenState.Waiting) RoomClaimsTests.this.claims.join("a", ADDRESS,
+					List.of(1L), 2, Optional.of(Duration.ofSeconds(10)));
+
+			assertThat(waiting.allQueues()).containsExactly(PAIRS, ANY_PAIRS);
+			assertThat(RoomClaimsTests.this.store.waitingIn(PAIRS)).containsExactly("a");
+			assertThat(RoomClaimsTests.this.store.waitingIn(ANY_PAIRS)).containsExactly("a");
+			assertThat(RoomClaimsTests.this.store.isActive(ANY_PAIRS)).isTrue();
+		}
+
+		@Test
+		void twoWhoOptedInMeetOnlyOnceBothArePastTheirOwnWaitInTheTopicOfTheLongestWaiter() {
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L), 2, Optional.of(Duration.ofSeconds(30)));
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(5));
+			RoomClaimsTests.this.claims.join("b", ADDRESS, List.of(2L, 3L), 2, Optional.of(Duration.ofSeconds(10)));
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(24));
+			assertThat(RoomClaimsTests.this.claims.poll("b", ADDRESS)).as("a waited 29 s of its 30")
+				.isInstanceOf(TokenState.Waiting.class);
+
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(1));
+			TokenState.Matched matched = (TokenState.Matched) RoomClaimsTests.this.claims.poll("b", ADDRESS);
+
+			assertThat(matched.fallback()).isTrue();
+			assertThat(matched.topicId()).as("a's topic: it waited longest").isEqualTo(1);
+			assertThat(claim("a")).isEqualTo(matched);
+			assertThat(RoomClaimsTests.this.pushed).singleElement().satisfies((room) -> {
+				assertThat(room.fallback()).isTrue();
+				assertThat(room.topicId()).isEqualTo(1);
+			});
+			for (MatchQueue queue : List.of(PAIRS, new MatchQueue(2, 2), new MatchQueue(3, 2), ANY_PAIRS)) {
+				assertThat(RoomClaimsTests.this.store.waitingIn(queue)).as(queue.toString()).isEmpty();
+			}
+			assertThat(RoomClaimsTests.this.ledger.written()).singleElement()
+				.satisfies((room) -> assertThat(room.room().topicFallback()).isTrue());
+		}
+
+		@Test
+		void whoDidNotOptInIsNeverTakenAcrossTopics() {
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L), 2, Optional.of(Duration.ofSeconds(10)));
+			RoomClaimsTests.this.claims.join("b", ADDRESS, List.of(2L), 2);
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(200));
+
+			assertThat(RoomClaimsTests.this.claims.poll("a", ADDRESS)).isInstanceOf(TokenState.Waiting.class);
+			assertThat(RoomClaimsTests.this.claims.form(ANY_PAIRS, 10).formed()).isZero();
+			assertThat(RoomClaimsTests.this.claims.poll("b", ADDRESS)).isInstanceOf(TokenState.Waiting.class);
+		}
+
+		@Test
+		void aJoinTimedOutInItsTopicLeavesTheFallbackQueueToo() {
+			RoomClaimsTests.this.claims.join("a", ADDRESS, List.of(1L), 2, Optional.of(Duration.ofSeconds(300)));
+			RoomClaimsTests.this.clock.advance(SETTINGS.waitTimeout());
+
+			RoomClaimsTests.this.claims.form(PAIRS, 10);
+
+			assertThat(claim("a")).isInstanceOf(TokenState.Idle.class);
+			assertThat(RoomClaimsTests.this.store.waitingIn(ANY_PAIRS)).isEmpty();
+		}
+
+	}
+
+	@Nested
 	class Interests {
 
 		static final MatchQueue MUSIC = new MatchQueue(1, 2);
@@ -732,8 +799,8 @@ class RoomClaimsTests {
 
 			TokenState.Matched seated = (TokenState.Matched) RoomClaimsTests.this.claims.join("d", ADDRESS, THREES);
 
-			assertThat(seated).isEqualTo(
-					new TokenState.Matched(room.roomId(), room.conversationId(), 3, THREES.topicId(), now(), true));
+			assertThat(seated).isEqualTo(new TokenState.Matched(room.roomId(), room.conversationId(), 3,
+					THREES.topicId(), now(), false, true));
 			assertThat(claim("d")).isEqualTo(seated);
 			assertThat(RoomClaimsTests.this.store.expiryOf("d")).hasValue(room.matchedAt().plus(SETTINGS.roomTtl()));
 			assertThat(RoomClaimsTests.this.ledger.liveSeat("d", now())).isEqualTo(room.roomId());
