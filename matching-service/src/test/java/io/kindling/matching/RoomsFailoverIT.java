@@ -153,8 +153,9 @@ class RoomsFailoverIT {
 		String last = a.session();
 		Response matched = a.join(last, 1, 2);
 		assertThat(matched.status()).isEqualTo(200);
-		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
-		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring("data:".length()))).isEqualTo(matched.json());
+		assertThat(StreamLines.next(lines, 15)).isEqualTo("event:matched");
+		assertThat(Api.JSON.readTree(StreamLines.next(lines, 15).substring("data:".length())))
+			.isEqualTo(matched.json());
 		stream.close();
 		for (String token : List.of(first.get(0), second.get(0), newcomers.get(0), last)) {
 			assertThat(instances.jdbc.sql("SELECT COUNT(*) FROM conversation_participants WHERE participant_key = :key")
@@ -216,16 +217,6 @@ class RoomsFailoverIT {
 			response = request.get();
 		}
 		return response;
-	}
-
-	private static String nextNonEmpty(BlockingQueue<String> lines) throws InterruptedException {
-		while (true) {
-			String line = lines.poll(15, TimeUnit.SECONDS);
-			assertThat(line).as("a line of the event stream within 15 s").isNotNull();
-			if (!line.isEmpty()) {
-				return line;
-			}
-		}
 	}
 
 }

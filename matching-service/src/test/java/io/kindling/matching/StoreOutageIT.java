@@ -68,8 +68,9 @@ class StoreOutageIT {
 			Response formed = api.join(completing, 1, 2);
 			assertThat(formed.status()).as(formed.body()).isEqualTo(200);
 			// the push goes out over pub/sub, whose subscription the restart broke
-			assertThat(nextNonEmpty(lines, 20)).isEqualTo("event:matched");
-			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
+			assertThat(StreamLines.next(lines, 20)).isEqualTo("event:matched");
+			assertThat(Api.JSON.readTree(StreamLines.next(lines, 5).substring("data:".length())))
+				.isEqualTo(formed.json());
 		}
 		finally {
 			stream.close();
@@ -93,9 +94,10 @@ class StoreOutageIT {
 			assertNothingWithin(lines, 1);
 
 			this.subscription.start();
-			assertThat(nextNonEmpty(lines, 10)).isEqualTo("event:matched");
-			assertThat(Api.JSON.readTree(nextNonEmpty(lines, 5).substring("data:".length()))).isEqualTo(formed.json());
-			assertThat(nextNonEmpty(lines, 5)).isEqualTo("id:" + formed.field("room_id"));
+			assertThat(StreamLines.next(lines, 10)).isEqualTo("event:matched");
+			assertThat(Api.JSON.readTree(StreamLines.next(lines, 5).substring("data:".length())))
+				.isEqualTo(formed.json());
+			assertThat(StreamLines.next(lines, 5)).isEqualTo("id:" + formed.field("room_id"));
 
 			// a second catch-up finds the same room and does not send it again
 			this.subscription.stop();
@@ -156,17 +158,6 @@ class StoreOutageIT {
 		String line;
 		while ((line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) != null) {
 			assertThat(line).as("no event within %d s", seconds).isEmpty();
-		}
-	}
-
-	private static String nextNonEmpty(BlockingQueue<String> lines, int seconds) throws InterruptedException {
-		long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-		while (true) {
-			String line = lines.poll(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			assertThat(line).as("a line within %d s", seconds).isNotNull();
-			if (!line.isEmpty()) {
-				return line;
-			}
 		}
 	}
 

@@ -105,8 +105,8 @@ class TwoInstancesIT {
 		Response formedOnA = a.join(y, 42, 2);
 		assertThat(formedOnA.status()).isEqualTo(200);
 
-		String event = nextNonEmpty(lines);
-		String data = nextNonEmpty(lines);
+		String event = StreamLines.next(lines, 10);
+		String data = StreamLines.next(lines, 10);
 		assertThat(event).isEqualTo("event:matched");
 		assertThat(data).startsWith("data:");
 		assertThat(Api.JSON.readTree(data.substring("data:".length()))).isEqualTo(formedOnA.json());
@@ -144,8 +144,8 @@ class TwoInstancesIT {
 		EventStream stream = b.http().events("/api/matching/events", x);
 		BlockingQueue<String> lines = stream.lines();
 		assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(":subscribed");
-		assertThat(nextNonEmpty(lines)).isEqualTo("event:matched");
-		assertThat(Api.JSON.readTree(nextNonEmpty(lines).substring(5))).isEqualTo(matched.json());
+		assertThat(StreamLines.next(lines, 10)).isEqualTo("event:matched");
+		assertThat(Api.JSON.readTree(StreamLines.next(lines, 10).substring(5))).isEqualTo(matched.json());
 		stream.close();
 	}
 
@@ -312,16 +312,6 @@ class TwoInstancesIT {
 
 	private static int port(ConfigurableApplicationContext context) {
 		return Integer.parseInt(context.getEnvironment().getProperty("local.server.port", "0"));
-	}
-
-	private static String nextNonEmpty(BlockingQueue<String> lines) throws InterruptedException {
-		while (true) {
-			String line = lines.poll(10, TimeUnit.SECONDS);
-			assertThat(line).as("a line of the event stream within 10 s").isNotNull();
-			if (!line.isEmpty()) {
-				return line;
-			}
-		}
 	}
 
 	private static String rowString(java.sql.ResultSet rs, String column) {
