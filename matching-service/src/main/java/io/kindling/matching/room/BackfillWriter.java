@@ -13,7 +13,6 @@ import io.kindling.matching.session.Session;
 import io.kindling.outbox.OutboxEvent;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.outbox.SqlTime;
-import io.kindling.support.web.Networks;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -87,15 +86,7 @@ class BackfillWriter {
 		}
 		Instant liveUntil = formedAt.plus(this.roomTtl);
 		this.seats.seat(seat.roomId(), List.of(Session.keyOf(newcomer.token())), now, liveUntil);
-		this.jdbc.sql("""
-				INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since, network)
-				VALUES (:conversationId, :participantKey, FROM_UNIXTIME(:waitingSince), :network)
-				""")
-			.param("conversationId", seat.conversationId())
-			.param("participantKey", Session.keyOf(newcomer.token()))
-			.param("waitingSince", SqlTime.epochSeconds(newcomer.since()))
-			.param("network", newcomer.address().isEmpty() ? null : Networks.of(newcomer.address()))
-			.update();
+		ConversationWriter.addParticipants(this.jdbc, seat.conversationId(), List.of(newcomer));
 		int members = seated.size() + 1;
 		Instant occurredAt = this.clock.instant();
 		UUID eventId = UUID.randomUUID();

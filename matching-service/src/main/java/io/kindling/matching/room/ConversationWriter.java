@@ -82,7 +82,28 @@ class ConversationWriter {
 		long conversationId = keys.getKeyAs(Number.class).longValue();
 		// all participants in one statement: a room is written on the join that completes
 		// it, so each round trip here is on that caller's time
-		List<QueueEntry> participants = room.participants();
+		addParticipants(this.jdbc, conversationId, room.participants());
+		Instant occurredAt = this.clock.instant();
+		UUID eventId = UUID.randomUUID();
+		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),
+				conversationId, room.topicId(), room.roomType(), room.formedAt(), occurredAt);
+		this.outbox.append(new OutboxEvent(eventId, "ROOM_FORMED", room.roomId(), this.json.writeValueAsString(event),
+				occurredAt));
+		return conversationId;
+	}
+
+	/** The {@code ROOM_FORMED} payload consumers read; never a session token. */
+	record RoomFormedEvent(String eventId, String eventType, String eventKey, String roomId, long conversationId,
+			long topicId, int roomType, Instant formedAt, Instant occurredAt) {
+
+	}
+
+	/**
+	 * The participants' rows of a conversation, in one statement: each session by its key
+	 * (never its token), when it began waiting, and the network it joined from (enough to
+	 * ban it when reports ban the session).
+	 */
+	static void addParticipants(JdbcClient jdbc, long conversationId, List<QueueEntry> participants) {
 		StringBuilder values = new StringBuilder();
 		Map<String, Object> params = new HashMap<>();
 		params.put("conversationId", conversationId);
@@ -98,25 +119,11 @@ class ConversationWriter {
 			QueueEntry participant = participants.get(i);
 			params.put("participantKey" + i, Session.keyOf(participant.token()));
 			params.put("waitingSince" + i, SqlTime.epochSeconds(participant.since()));
-			// the network, not the address: enough to ban it when reports ban the session
 			params.put("network" + i, participant.address().isEmpty() ? null : Networks.of(participant.address()));
 		}
-		this.jdbc.sql("""
+		jdbc.sql("""
 				INSERT INTO conversation_participants (conversation_id, participant_key, waiting_since, network)
 				VALUES """ + values).params(params).update();
-		Instant occurredAt = this.clock.instant();
-		UUID eventId = UUID.randomUUID();
-		RoomFormedEvent event = new RoomFormedEvent(eventId.toString(), "ROOM_FORMED", room.roomId(), room.roomId(),
-				conversationId, room.topicId(), room.roomType(), room.formedAt(), occurredAt);
-		this.outbox.append(new OutboxEvent(eventId, "ROOM_FORMED", room.roomId(), this.json.writeValueAsString(event),
-				occurredAt));
-		return conversationId;
-	}
-
-	/** The {@code ROOM_FORMED} payload consumers read; never a session token. */
-	record RoomFormedEvent(String eventId, String eventType, String eventKey, String roomId, long conversationId,
-			long topicId, int roomType, Instant formedAt, Instant occurredAt) {
-
 	}
 
 }
