@@ -11,15 +11,19 @@ import java.util.concurrent.Future;
 import javax.sql.DataSource;
 
 import io.kindling.infra.http.Response;
+import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.TableLock;
+import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +34,12 @@ import static org.assertj.core.api.Assertions.assertThat;
  * once with 503 overloaded and Retry-After, health still answers, and afterwards every
  * room acknowledged is stored once with its two people, while a refused session is in no
  * queue and no room, and joins normally again.
+ * <p>
+ * Tomcat closes the connection after every {@code 503}, so each refused client comes back
+ * on a new connection, which Tomcat hands to a worker thread of its own: a burst of
+ * refused clients reconnecting at once must not grow the instance's threads past
+ * {@code server.tomcat.threads.max} (32, as swipe-service), or the refusals wait for a
+ * core behind them.
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching_overload")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -45,6 +55,14 @@ class JoinOverloadIT {
 
 	private static final int REFUSED = 16;
 
+	/**
+	 * More refused clients at once, each on a new connection, than the instance has
+	 * threads.
+	 */
+	private static final int BURST = 96;
+
+	private static final int THREADS = 32;
+
 	@LocalServerPort
 	int port;
 
@@ -53,6 +71,9 @@ class JoinOverloadIT {
 
 	@Autowired
 	JdbcClient jdbc;
+
+	@Autowired
+	WebServerApplicationContext context;
 
 	@Test
 	void pastTheLimitJoinsAreRefusedAtOnceAndNothingAcknowledgedIsLostOrDoubled() throws Exception {
@@ -74,8 +95,13 @@ class JoinOverloadIT {
 		for (int i = 0; i < REFUSED; i++) {
 			flood.add(api.session());
 		}
+		List<String> burst = new ArrayList<>();
+		for (int i = 0; i < BURST; i++) {
+			burst.add(api.session());
+		}
 		List<Future<Response>> held = new ArrayList<>();
 		List<Response> refused = new ArrayList<>();
+		List<Future<Response>> burstRefused = new ArrayList<>();
 		try (ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor()) {
 			try (TableLock lock = TableLock.hold(this.dataSource, "conversations")) {
 				for (int pair = 0; pair < HELD; pair++) {
@@ -88,16 +114,36 @@ class JoinOverloadIT {
 				for (String token : flood) {
 					refused.add(api.join(token, FIRST_TOPIC + HELD, 2));
 				}
+				// all at once, each on a connection of its own, as clients refused
+				// before come back
+				for (String token : burst) {
+					Api fresh = new Api(new ServiceClient(this.port));
+					burstRefused.add(threads.submit(() -> fresh.join(token, FIRST_TOPIC + HELD, 2)));
+				}
+				for (Future<Response> answer : burstRefused) {
+					refused.add(answer.get());
+				}
 				assertThat(api.send("GET", "/actuator/health", null, null).status()).isEqualTo(200);
 				// every refusal came while the four still waited: none queued for a
 				// place
 				assertThat(held).noneMatch(Future::isDone);
 			}
+			assertThat(refused).hasSize(REFUSED + BURST);
 			for (Response answer : refused) {
 				assertThat(answer.status()).as(answer.body()).isEqualTo(503);
 				assertThat(answer.header("Retry-After")).hasValue("1");
 				assertThat(answer.field("type")).isEqualTo("https://kindling.io/problems/overloaded");
+				// Tomcat's own rule for a 503: the client's next request needs a new
+				// connection
+				assertThat(answer.header("Connection")).hasValue("close");
 			}
+			ThreadPoolExecutor workers = (ThreadPoolExecutor) ((TomcatWebServer) this.context.getWebServer())
+				.getTomcat()
+				.getConnector()
+				.getProtocolHandler()
+				.getExecutor();
+			assertThat(workers.getMaximumPoolSize()).isEqualTo(THREADS);
+			assertThat(workers.getLargestPoolSize()).isLessThanOrEqualTo(THREADS);
 			for (int pair = 0; pair < HELD; pair++) {
 				Response formed = held.get(pair).get();
 				assertThat(formed.status()).as(formed.body()).isEqualTo(200);
@@ -105,6 +151,10 @@ class JoinOverloadIT {
 				assertThat(roomsOf(waiting.get(pair))).containsExactly(conversation);
 				assertThat(roomsOf(completing.get(pair))).containsExactly(conversation);
 			}
+		}
+		for (String token : burst) {
+			assertThat(api.status(token).json().get("status").asString()).isEqualTo("idle");
+			assertThat(roomsOf(token)).isEmpty();
 		}
 		for (String token : flood) {
 			assertThat(api.status(token).json().get("status").asString()).isEqualTo("idle");
