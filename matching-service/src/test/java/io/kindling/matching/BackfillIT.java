@@ -1,6 +1,7 @@
 package io.kindling.matching;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -14,6 +15,11 @@ import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -99,6 +105,35 @@ class BackfillIT {
 			.param("room", room.id())
 			.query(Long.class)
 			.single()).isOne();
+	}
+
+	@Test
+	void aNewcomerWhoseClaimACrashLeftBeingWrittenIsRestoredFromMySqlStillBackfilled() {
+		Room room = roomOfThree();
+		assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+		this.instances.clock.advance(Duration.ofSeconds(30));
+		String dan = this.instances.b.session();
+		Response seated = this.instances.b.join(dan, TOPIC, 3);
+		assertThat(seated.status()).as(seated.body()).isEqualTo(200);
+		assertThat(seated.json().get("backfilled").asBoolean()).isTrue();
+		String bens = this.instances.a.status(room.b()).body();
+		// the process died between the backfill's transaction and the claim's
+		// confirmation: the claim is left being written, with its pending TTL
+		Instant seatedAt = Instant.parse(seated.json().get("matched_at").asString());
+		TokenState.Forming beingWritten = new TokenState.Forming(new MatchQueue(TOPIC, 3), seatedAt, room.id(), 3,
+				seatedAt);
+		assertThat(this.instances.instanceA.getBean(SwapClaimScript.class)
+			.swap(new SwapClaimScript.Swap(dan, beingWritten, beingWritten, Duration.ofSeconds(30)))).isTrue();
+		assertThat(this.instances.a.status(dan).json().get("status").asString()).as("its seating may still be going on")
+			.isEqualTo("waiting");
+		this.instances.clock.advance(RoomClaims.ORPHAN_GRACE);
+
+		assertThat(this.instances.a.status(dan).body()).as("settled from MySQL").isEqualTo(seated.body());
+		// a failover lost the claims altogether: each is restored from MySQL as it was
+		assertThat(this.instances.redis.delete(RedisKeys.claim(dan))).isTrue();
+		assertThat(this.instances.redis.delete(RedisKeys.claim(room.b()))).isTrue();
+		assertThat(this.instances.b.status(dan).body()).isEqualTo(seated.body());
+		assertThat(this.instances.b.status(room.b()).body()).isEqualTo(bens);
 	}
 
 	@Test

@@ -22,8 +22,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Seats a newcomer in a written room of three that lost someone, in one transaction: the
- * conversation marked backfilled (once), the room's live seats counted and locked, the
- * newcomer's seat, its participant row and a {@code ROOM_BACKFILLED} outbox row.
+ * conversation marked backfilled (once, with when and the newcomer's key), the room's
+ * live seats counted and locked, the newcomer's seat, its participant row and a
+ * {@code ROOM_BACKFILLED} outbox row.
  */
 @Repository
 class BackfillWriter {
@@ -61,11 +62,12 @@ class BackfillWriter {
 	@Transactional(isolation = Isolation.READ_COMMITTED)
 	public RoomLedger.Backfilled write(OpenSeat seat, QueueEntry newcomer, Instant now) {
 		int marked = this.jdbc.sql("""
-				UPDATE conversations SET backfilled_at = FROM_UNIXTIME(:now)
+				UPDATE conversations SET backfilled_at = FROM_UNIXTIME(:now), backfilled_key = :newcomer
 				WHERE id = :conversationId AND room_id = :roomId AND room_type = 3
 				  AND backfilled_at IS NULL AND ended_at IS NULL
 				""")
 			.param("now", SqlTime.epochSeconds(now))
+			.param("newcomer", Session.keyOf(newcomer.token()))
 			.param("conversationId", seat.conversationId())
 			.param("roomId", seat.roomId())
 			.update();

@@ -607,8 +607,7 @@ public class RoomClaims {
 			// one
 			LiveRoom live = ex.taken().values().iterator().next();
 			if (recover(new Swap(token, beingWritten, live.claim(), Duration.between(now, live.liveUntil())))) {
-				this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-						live.topicId(), live.formedAt(), List.of(token)));
+				this.events.publishEvent(live.toldTo(token));
 			}
 			return Optional.of(this.store.read(token));
 		}
@@ -800,8 +799,7 @@ public class RoomClaims {
 		for (QueueEntry entry : only(seated, told)) {
 			removeFromOtherQueues(entry, room.queue());
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
-			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-					live.topicId(), live.formedAt(), List.of(entry.token()), live.fallback()));
+			this.events.publishEvent(live.toldTo(entry.token()));
 		}
 		this.metrics.undone(room.queue(), "refused");
 		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),
