@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.RealServers;
@@ -21,6 +22,7 @@ import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -137,6 +139,45 @@ class BackfillIT {
 	}
 
 	@Test
+	void aStreamOpenedAfterTheNewcomerCameIsToldOfItOnceAndAReconnectOnlyWhatItMissed() throws Exception {
+		Room room = roomOfThree();
+		EventStream bensFirst = openStream(this.instances.a, room.b(), null);
+		String roomEventId = bensFirst.nextEvent("matched").id();
+		assertThat(roomEventId).isEqualTo(room.id());
+		bensFirst.close();
+		assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+		this.instances.clock.advance(Duration.ofSeconds(30));
+		String dan = this.instances.b.session();
+		Response seated = this.instances.b.join(dan, TOPIC, 3);
+		assertThat(seated.status()).as(seated.body()).isEqualTo(200);
+
+		// Cy's first stream opens after the newcomer came: the room, then the newcomer
+		EventStream cys = openStream(this.instances.b, room.c(), null);
+		assertThat(cys.nextEvent("matched").id()).isEqualTo(room.id());
+		ServerSentEvent joined = cys.nextEvent("member_joined");
+		assertThat(joined.id()).isEqualTo(room.id() + "/member_joined");
+		assertThat(Api.JSON.readTree(joined.data()).toString()).isEqualTo("{\"room_id\":\"" + room.id()
+				+ "\",\"conversation_id\":" + room.conversationId() + ",\"room_type\":3,\"topic_id\":1,\"members\":3}");
+		// Ben, told the room before it, reconnects naming the room: the newcomer only
+		EventStream bensBack = openStream(this.instances.b, room.b(), roomEventId);
+		ServerSentEvent missed = bensBack.nextEvent("member_joined");
+		assertThat(missed.id()).isEqualTo(joined.id());
+		assertThat(missed.data()).isEqualTo(joined.data());
+		// ... and naming the newcomer: nothing more
+		EventStream bensAgain = openStream(this.instances.a, room.b(), joined.id());
+		// the newcomer's own stream is told its room, never member_joined
+		EventStream dans = openStream(this.instances.a, dan, null);
+		assertThat(Api.JSON.readTree(dans.nextEvent("matched").data())).isEqualTo(seated.json());
+		dans.assertNoEventWithin(Duration.ofSeconds(1));
+		bensAgain.assertNoEventWithin(Duration.ZERO);
+		bensBack.assertNoEventWithin(Duration.ZERO);
+		cys.assertNoEventWithin(Duration.ZERO);
+		for (EventStream stream : List.of(cys, bensBack, bensAgain, dans)) {
+			stream.close();
+		}
+	}
+
+	@Test
 	void aLeaveOutsideTheWindowReopensNothing() {
 		Room room = roomOfThree();
 		this.instances.clock.advance(Duration.ofSeconds(120));
@@ -236,6 +277,14 @@ class BackfillIT {
 				this.instances.a.leave(eve);
 			}
 		}
+	}
+
+	private static EventStream openStream(Api instance, String token, @Nullable String lastEventId)
+			throws InterruptedException {
+		Request request = Request.get("/api/matching/events").bearer(token);
+		return instance.http()
+			.events((lastEventId != null) ? request.header("Last-Event-ID", lastEventId) : request)
+			.awaitFirstLine(":subscribed");
 	}
 
 	/** Three strangers put in a room of three of the topic, through both instances. */

@@ -3,6 +3,7 @@ package io.kindling.matching.join;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.kindling.matching.party.Parties;
 import io.kindling.matching.queue.QueueEntry;
@@ -89,6 +90,18 @@ public class JoinService {
 	 */
 	public MatchingStatus status(Session session) {
 		return status(session, "");
+	}
+
+	/**
+	 * For one of the people a room of three seated when it formed: how many sit in it
+	 * now, once a newcomer took the seat someone left; empty otherwise (also for the
+	 * newcomer itself, and while MySQL is away).
+	 */
+	public OptionalInt seatedAfterNewcomer(MatchingStatus.Matched room) {
+		if (room.roomType() != 3 || Boolean.TRUE.equals(room.backfilled())) {
+			return OptionalInt.empty();
+		}
+		return this.claims.seatedIfBackfilled(room.roomId());
 	}
 
 	/**

@@ -42,11 +42,15 @@ class MatchedSubscriber {
 
 	/**
 	 * Hears newcomers seated on any instance and tells the streams open here of the
-	 * room's other people. Nothing is caught up after a lost subscription: the room's
-	 * socket keeps the {@code joined} entry, and a welcome names who is in.
+	 * room's other people. Pub/sub keeps nothing for a subscriber that is away: when the
+	 * subscription comes back, every stream open here that was told of a room of three
+	 * and not of its newcomer is told now, if one came (asked of MySQL, as a stream that
+	 * opens is).
 	 */
 	private record MemberJoinedListener(MatchStreams streams, JoinService joins,
-			JsonMapper json) implements MessageListener {
+			JsonMapper json) implements MessageListener, SubscriptionListener {
+
+		private static final Logger log = LoggerFactory.getLogger(MatchedSubscriber.class);
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
@@ -54,6 +58,29 @@ class MatchedSubscriber {
 			this.streams.memberJoined(joined,
 					(token) -> this.joins.current(token) instanceof MatchingStatus.Matched matched
 							&& matched.roomId().equals(joined.roomId()));
+		}
+
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			Thread.ofVirtual().name("member-joined-catch-up").start(this::catchUp);
+		}
+
+		private void catchUp() {
+			for (String token : this.streams.recipients()) {
+				try {
+					if (this.joins.current(token) instanceof MatchingStatus.Matched matched
+							&& this.streams.awaitsNewcomer(token, matched.roomId())) {
+						this.joins.seatedAfterNewcomer(matched)
+							.ifPresent(
+									(members) -> this.streams.memberJoined(token, MemberJoined.of(matched, members)));
+					}
+				}
+				catch (RuntimeException ex) {
+					// Redis went away again; the next subscription catches up
+					log.warn("Could not tell the event streams of newcomers", ex);
+					return;
+				}
+			}
 		}
 
 	}

@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 import io.kindling.matching.MatchingProperties;
@@ -97,6 +98,25 @@ class BackfillWriter {
 		this.outbox.append(new OutboxEvent(eventId, "ROOM_BACKFILLED", seat.roomId(),
 				this.json.writeValueAsString(event), occurredAt));
 		return new RoomLedger.Backfilled(members, liveUntil);
+	}
+
+	/**
+	 * How many sit in the room now, once it was backfilled: one statement, by the
+	 * conversation's unique room id and the seats' index by room.
+	 */
+	OptionalInt seatedIfBackfilled(String roomId, Instant now) {
+		return this.jdbc.sql("""
+				SELECT COUNT(s.participant_key) FROM conversations c
+				LEFT JOIN seats s ON s.room_id = c.room_id AND s.left_at IS NULL AND s.live_until > FROM_UNIXTIME(:now)
+				WHERE c.room_id = :roomId AND c.backfilled_at IS NOT NULL
+				GROUP BY c.id
+				""")
+			.param("roomId", roomId)
+			.param("now", SqlTime.epochSeconds(now))
+			.query(Integer.class)
+			.optional()
+			.map(OptionalInt::of)
+			.orElse(OptionalInt.empty());
 	}
 
 	/**

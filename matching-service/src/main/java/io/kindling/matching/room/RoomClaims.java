@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -562,6 +563,21 @@ public class RoomClaims {
 		}
 		catch (DataAccessException | TransactionException ex) {
 			log.warn("Could not reopen the seat left in room {}", left.roomId(), ex);
+		}
+	}
+
+	/**
+	 * How many sit in this room now, once a newcomer was seated in it: what a stream
+	 * opened after the newcomer came is told ({@code member_joined}). Best effort: empty
+	 * for a room never backfilled, and while MySQL is away.
+	 */
+	public OptionalInt seatedIfBackfilled(String roomId) {
+		try {
+			return this.ledger.seatedIfBackfilled(roomId, now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not ask MySQL whether room {} was backfilled", roomId, ex);
+			return OptionalInt.empty();
 		}
 	}
 

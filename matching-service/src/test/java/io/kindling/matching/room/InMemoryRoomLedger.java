@@ -7,6 +7,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
@@ -138,6 +139,12 @@ final class InMemoryRoomLedger implements RoomLedger {
 			.stream()
 			.filter((seat) -> seat.roomId().equals(roomId) && seat.liveAt(now))
 			.count();
+	}
+
+	@Override
+	public OptionalInt seatedIfBackfilled(String roomId, Instant now) {
+		failIfAway();
+		return this.backfilled.containsKey(roomId) ? OptionalInt.of(seated(roomId, now)) : OptionalInt.empty();
 	}
 
 	/** MySQL stops (or starts again) answering. */
