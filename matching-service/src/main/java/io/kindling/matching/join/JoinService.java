@@ -13,6 +13,10 @@ import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.stats.QueueStats;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -22,6 +26,8 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class JoinService {
+
+	private static final Logger log = LoggerFactory.getLogger(JoinService.class);
 
 	private final RateLimiter rateLimiter;
 
@@ -116,9 +122,35 @@ public class JoinService {
 		return MatchingStatus.of(state, (waiting) -> this.stats.estimatedWait(waiting).toMillis());
 	}
 
-	/** Leaves the queue or the room; nothing to leave is fine too. */
+	/**
+	 * Leaves the queue or the room; nothing to leave is fine too. A member of a party
+	 * tells the party then, so that it lives {@code party-ttl} once both are out; best
+	 * effort, after the leave is done: a party not told lives on as long as its join gave
+	 * it.
+	 */
 	void leave(Session session) {
-		this.claims.leave(session.token());
+		TokenState left = this.claims.leave(session.token());
+		if (mayBeInAParty(session.token(), left)) {
+			try {
+				this.parties.left(session.token(), (other) -> !(this.claims.current(other) instanceof TokenState.Idle));
+			}
+			catch (DataAccessException ex) {
+				log.warn("Could not tell a party its member left", ex);
+			}
+		}
+	}
+
+	/**
+	 * A party waits as a party and sits only in rooms of three, never as a backfilled
+	 * newcomer: any other leave asks nothing more of Redis.
+	 */
+	private static boolean mayBeInAParty(String token, TokenState left) {
+		return switch (left) {
+			case TokenState.Waiting waiting -> waiting.entry(token).party().isPresent();
+			case TokenState.Forming forming -> forming.roomType() == 3;
+			case TokenState.Matched matched -> matched.roomType() == 3 && !matched.backfilled();
+			case TokenState.Idle idle -> false;
+		};
 	}
 
 }

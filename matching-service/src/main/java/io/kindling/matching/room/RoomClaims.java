@@ -401,10 +401,11 @@ public class RoomClaims {
 	 * in Redis, so a leave acknowledged is never undone by a later room's refusal. A
 	 * leave from a queue or from nothing ends any seat MySQL still has too: a failover
 	 * can have lost the room from the claim, and the next poll would find it again.
+	 * @return the claim it left (idle when there was nothing to leave)
 	 * @throws ConcurrencyFailureException when the claim kept moving under it (rooms
 	 * forming and confirmed in a row): try again
 	 */
-	public void leave(String token) {
+	public TokenState leave(String token) {
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			TokenState state = this.store.read(token);
 			boolean left = switch (state) {
@@ -427,7 +428,7 @@ public class RoomClaims {
 				}
 			};
 			if (left) {
-				return;
+				return state;
 			}
 			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
 			// is now
