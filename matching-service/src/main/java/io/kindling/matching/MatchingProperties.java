@@ -39,7 +39,7 @@ import org.springframework.validation.annotation.Validated;
  * turns that API off
  * @param partyTtl how long a party lives from its last change while its members neither
  * wait nor sit in a room (a party that joins lives through the longest wait and room, and
- * this long more)
+ * this long more; the leave that leaves both members out is a change)
  * @param backfillWindow how long after a room of three forms a member's leave reopens
  * their seat for the next single joiner of its topic (0 turns backfill off)
  */

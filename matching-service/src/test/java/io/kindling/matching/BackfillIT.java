@@ -1,6 +1,7 @@
 package io.kindling.matching;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -10,11 +11,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 import io.kindling.infra.http.EventStream;
+import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.RedisKeys;
+import io.kindling.matching.queue.SwapClaimScript;
+import io.kindling.matching.queue.TokenState;
+import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -99,6 +107,74 @@ class BackfillIT {
 			.param("room", room.id())
 			.query(Long.class)
 			.single()).isOne();
+	}
+
+	@Test
+	void aNewcomerWhoseClaimACrashLeftBeingWrittenIsRestoredFromMySqlStillBackfilled() {
+		Room room = roomOfThree();
+		assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+		this.instances.clock.advance(Duration.ofSeconds(30));
+		String dan = this.instances.b.session();
+		Response seated = this.instances.b.join(dan, TOPIC, 3);
+		assertThat(seated.status()).as(seated.body()).isEqualTo(200);
+		assertThat(seated.json().get("backfilled").asBoolean()).isTrue();
+		String bens = this.instances.a.status(room.b()).body();
+		// the process died between the backfill's transaction and the claim's
+		// confirmation: the claim is left being written, with its pending TTL
+		Instant seatedAt = Instant.parse(seated.json().get("matched_at").asString());
+		TokenState.Forming beingWritten = new TokenState.Forming(new MatchQueue(TOPIC, 3), seatedAt, room.id(), 3,
+				seatedAt);
+		assertThat(this.instances.instanceA.getBean(SwapClaimScript.class)
+			.swap(new SwapClaimScript.Swap(dan, beingWritten, beingWritten, Duration.ofSeconds(30)))).isTrue();
+		assertThat(this.instances.a.status(dan).json().get("status").asString()).as("its seating may still be going on")
+			.isEqualTo("waiting");
+		this.instances.clock.advance(RoomClaims.ORPHAN_GRACE);
+
+		assertThat(this.instances.a.status(dan).body()).as("settled from MySQL").isEqualTo(seated.body());
+		// a failover lost the claims altogether: each is restored from MySQL as it was
+		assertThat(this.instances.redis.delete(RedisKeys.claim(dan))).isTrue();
+		assertThat(this.instances.redis.delete(RedisKeys.claim(room.b()))).isTrue();
+		assertThat(this.instances.b.status(dan).body()).isEqualTo(seated.body());
+		assertThat(this.instances.b.status(room.b()).body()).isEqualTo(bens);
+	}
+
+	@Test
+	void aStreamOpenedAfterTheNewcomerCameIsToldOfItOnceAndAReconnectOnlyWhatItMissed() throws Exception {
+		Room room = roomOfThree();
+		EventStream bensFirst = openStream(this.instances.a, room.b(), null);
+		String roomEventId = bensFirst.nextEvent("matched").id();
+		assertThat(roomEventId).isEqualTo(room.id());
+		bensFirst.close();
+		assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+		this.instances.clock.advance(Duration.ofSeconds(30));
+		String dan = this.instances.b.session();
+		Response seated = this.instances.b.join(dan, TOPIC, 3);
+		assertThat(seated.status()).as(seated.body()).isEqualTo(200);
+
+		// Cy's first stream opens after the newcomer came: the room, then the newcomer
+		EventStream cys = openStream(this.instances.b, room.c(), null);
+		assertThat(cys.nextEvent("matched").id()).isEqualTo(room.id());
+		ServerSentEvent joined = cys.nextEvent("member_joined");
+		assertThat(joined.id()).isEqualTo(room.id() + "/member_joined");
+		assertThat(Api.JSON.readTree(joined.data()).toString()).isEqualTo("{\"room_id\":\"" + room.id()
+				+ "\",\"conversation_id\":" + room.conversationId() + ",\"room_type\":3,\"topic_id\":1,\"members\":3}");
+		// Ben, told the room before it, reconnects naming the room: the newcomer only
+		EventStream bensBack = openStream(this.instances.b, room.b(), roomEventId);
+		ServerSentEvent missed = bensBack.nextEvent("member_joined");
+		assertThat(missed.id()).isEqualTo(joined.id());
+		assertThat(missed.data()).isEqualTo(joined.data());
+		// ... and naming the newcomer: nothing more
+		EventStream bensAgain = openStream(this.instances.a, room.b(), joined.id());
+		// the newcomer's own stream is told its room, never member_joined
+		EventStream dans = openStream(this.instances.a, dan, null);
+		assertThat(Api.JSON.readTree(dans.nextEvent("matched").data())).isEqualTo(seated.json());
+		dans.assertNoEventWithin(Duration.ofSeconds(1));
+		bensAgain.assertNoEventWithin(Duration.ZERO);
+		bensBack.assertNoEventWithin(Duration.ZERO);
+		cys.assertNoEventWithin(Duration.ZERO);
+		for (EventStream stream : List.of(cys, bensBack, bensAgain, dans)) {
+			stream.close();
+		}
 	}
 
 	@Test
@@ -201,6 +277,14 @@ class BackfillIT {
 				this.instances.a.leave(eve);
 			}
 		}
+	}
+
+	private static EventStream openStream(Api instance, String token, @Nullable String lastEventId)
+			throws InterruptedException {
+		Request request = Request.get("/api/matching/events").bearer(token);
+		return instance.http()
+			.events((lastEventId != null) ? request.header("Last-Event-ID", lastEventId) : request)
+			.awaitFirstLine(":subscribed");
 	}
 
 	/** Three strangers put in a room of three of the topic, through both instances. */

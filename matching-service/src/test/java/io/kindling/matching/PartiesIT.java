@@ -221,6 +221,34 @@ class PartiesIT {
 	}
 
 	@Test
+	void aPartyWhoseMembersAreBothOutLivesPartyTtlMoreNotTheLifetimeItsJoinGaveIt() {
+		Party party = party();
+		String partyKey = "matching:party:{" + party.id + "}";
+		String codeKey = "matching:party-code:{" + party.code + "}";
+		assertThat(joinFor(this.instances.a, party, 1).status()).isEqualTo(202);
+		assertThat(this.instances.redis.getExpire(partyKey)).as("wait-timeout + room-ttl + party-ttl, 25 min")
+			.isBetween(1490L, 1500L);
+		assertThat(this.instances.b.join(this.instances.b.session(), 1, 3).status()).isEqualTo(200);
+
+		assertThat(this.instances.b.leave(party.member).status()).isEqualTo(204);
+		assertThat(this.instances.redis.getExpire(partyKey)).as("the creator still sits in the room")
+			.isGreaterThan(1400L);
+		assertThat(this.instances.a.leave(party.creator).status()).isEqualTo(204);
+		for (String key : List.of(partyKey, codeKey)) {
+			assertThat(this.instances.redis.getExpire(key)).as("party-ttl from the last leave: " + key)
+				.isBetween(590L, 600L);
+		}
+
+		// it joins again meanwhile, and lives through that wait and room again, until a
+		// leave takes both out of the queue
+		assertThat(joinFor(this.instances.b, party, 1).status()).isEqualTo(202);
+		assertThat(this.instances.redis.getExpire(partyKey)).isBetween(1490L, 1500L);
+		assertThat(this.instances.a.leave(party.member).status()).isEqualTo(204);
+		assertThat(this.instances.redis.getExpire(partyKey)).isBetween(590L, 600L);
+		assertThat(this.instances.redis.getExpire(codeKey)).isBetween(590L, 600L);
+	}
+
+	@Test
 	void aBannedMemberStopsThePartysJoinAndABanWhileItWaitsTakesBothOut() {
 		Party party = party();
 		assertThat(banSession(party.member).status()).isEqualTo(201);

@@ -3,6 +3,7 @@ package io.kindling.matching.join;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.kindling.matching.party.Parties;
 import io.kindling.matching.queue.QueueEntry;
@@ -12,6 +13,10 @@ import io.kindling.matching.room.RoomClaims;
 import io.kindling.matching.session.Session;
 import io.kindling.matching.stats.QueueStats;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Service;
 
 /**
@@ -21,6 +26,8 @@ import org.springframework.stereotype.Service;
  */
 @Service
 public class JoinService {
+
+	private static final Logger log = LoggerFactory.getLogger(JoinService.class);
 
 	private final RateLimiter rateLimiter;
 
@@ -92,6 +99,18 @@ public class JoinService {
 	}
 
 	/**
+	 * For one of the people a room of three seated when it formed: how many sit in it
+	 * now, once a newcomer took the seat someone left; empty otherwise (also for the
+	 * newcomer itself, and while MySQL is away).
+	 */
+	public OptionalInt seatedAfterNewcomer(MatchingStatus.Matched room) {
+		if (room.roomType() != 3 || Boolean.TRUE.equals(room.backfilled())) {
+			return OptionalInt.empty();
+		}
+		return this.claims.seatedIfBackfilled(room.roomId());
+	}
+
+	/**
 	 * As {@link #status(Session)}; a waiting caller that is banned (its session, or this
 	 * address) is taken out of its queue and answered idle.
 	 */
@@ -103,9 +122,35 @@ public class JoinService {
 		return MatchingStatus.of(state, (waiting) -> this.stats.estimatedWait(waiting).toMillis());
 	}
 
-	/** Leaves the queue or the room; nothing to leave is fine too. */
+	/**
+	 * Leaves the queue or the room; nothing to leave is fine too. A member of a party
+	 * tells the party then, so that it lives {@code party-ttl} once both are out; best
+	 * effort, after the leave is done: a party not told lives on as long as its join gave
+	 * it.
+	 */
 	void leave(Session session) {
-		this.claims.leave(session.token());
+		TokenState left = this.claims.leave(session.token());
+		if (mayBeInAParty(session.token(), left)) {
+			try {
+				this.parties.left(session.token(), (other) -> !(this.claims.current(other) instanceof TokenState.Idle));
+			}
+			catch (DataAccessException ex) {
+				log.warn("Could not tell a party its member left", ex);
+			}
+		}
+	}
+
+	/**
+	 * A party waits as a party and sits only in rooms of three, never as a backfilled
+	 * newcomer: any other leave asks nothing more of Redis.
+	 */
+	private static boolean mayBeInAParty(String token, TokenState left) {
+		return switch (left) {
+			case TokenState.Waiting waiting -> waiting.entry(token).party().isPresent();
+			case TokenState.Forming forming -> forming.roomType() == 3;
+			case TokenState.Matched matched -> matched.roomType() == 3 && !matched.backfilled();
+			case TokenState.Idle idle -> false;
+		};
 	}
 
 }

@@ -56,7 +56,7 @@ public sealed interface MatchingStatus {
 
 	static Matched matched(RoomFormed room) {
 		return new Matched(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), room.formedAt(),
-				fallback(room.fallback()), null);
+				fallback(room.fallback()), room.backfilled() ? Boolean.TRUE : null);
 	}
 
 	/** A fallback room says so; any other leaves the field out. */

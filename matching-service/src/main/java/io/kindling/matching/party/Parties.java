@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.function.Predicate;
 
 import io.kindling.matching.MatchingProperties;
 import io.kindling.matching.queue.QueueEntry;
@@ -20,7 +21,8 @@ import org.springframework.stereotype.Service;
  * joins it with that code; the creator then joins rooms of three for both
  * ({@code POST /api/matching} with {@code party_id}), and the claims take it from there.
  * A party lives {@code party-ttl} from its last change, and through the longest wait and
- * room once its creator joins for it.
+ * room once its creator joins for it, until both members are out again: then
+ * {@code party-ttl} more.
  */
 @Service
 public class Parties {
@@ -142,13 +144,43 @@ public class Parties {
 
 	/**
 	 * The creator joined for the party: it lives through the longest its wait and then
-	 * its room can last, and {@code party-ttl} more.
+	 * its room can last, and {@code party-ttl} more; each member names it (the party its
+	 * leave tells, {@link #left}) as long.
 	 */
 	public void joined(String partyId) {
 		Duration lifetime = this.properties.waitTimeout()
 			.plus(this.properties.roomTtl())
 			.plus(this.properties.partyTtl());
-		this.store.read(partyId).ifPresent((party) -> this.store.extend(party, lifetime));
+		this.store.read(partyId).ifPresent((party) -> {
+			this.store.extend(party, lifetime);
+			if (party.member() != null) {
+				this.store.markMembers(party, party.member(), lifetime);
+			}
+		});
+	}
+
+	/**
+	 * A member of a party that joined left its queue or its room. Once the other is out
+	 * too (neither waits nor sits in a room), the party lives {@code party-ttl} from now,
+	 * as from any change, instead of the longest wait and room its join gave it; while
+	 * the other still is, nothing changes (the other's leave does it).
+	 * @param stillIn whether a session still waits, is being seated or sits in a room
+	 */
+	public void left(String token, Predicate<String> stillIn) {
+		Optional<PartyStore.Stored> party = this.store.partyOf(token).flatMap(this.store::read);
+		if (party.isEmpty()) {
+			return;
+		}
+		PartyStore.Stored stored = party.get();
+		String member = stored.member();
+		if (member == null || !(token.equals(stored.creator()) || token.equals(member))) {
+			return;
+		}
+		String other = token.equals(member) ? stored.creator() : member;
+		if (!stillIn.test(other)) {
+			this.store.extend(stored, this.properties.partyTtl());
+			this.store.forgetMembers(stored, member);
+		}
 	}
 
 	static boolean isCode(String code) {

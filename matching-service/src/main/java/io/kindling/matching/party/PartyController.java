@@ -30,7 +30,7 @@ class PartyController {
 			description = "201 with the party's `party_id` (what its creator joins rooms for) and its `code` (six "
 					+ "letters and digits to read aloud, what the second member joins it with). The party lives "
 					+ "`party-ttl` from its last change, and through its wait and its room once its creator joins "
-					+ "for it. 429 `rate-limited` past the per-address limit on parties made and codes tried.")
+					+ "for it, until both members left: then `party-ttl` more. 429 `rate-limited` past the per-address limit on parties made and codes tried.")
 	@ApiResponse(responseCode = "201", description = "Made", useReturnTypeSchema = true)
 	@Refuses({ "rate-limited" })
 	ResponseEntity<PartyView> create(Session session, HttpServletRequest http) {

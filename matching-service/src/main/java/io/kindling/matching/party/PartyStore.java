@@ -16,7 +16,9 @@ import org.springframework.stereotype.Component;
  * Where parties live, in Redis: {@code matching:party:{<party id>}} (a hash: code,
  * creator, created_at, then member and member_address) and
  * {@code matching:party-code:{<code>}} (the party id), each in a slot of its own, both
- * with the party's lifetime. Each call is one command or one script on one slot.
+ * with the party's lifetime; and once it joined, {@code matching:party-of:{<token>}} (the
+ * party id) for each member, in its token's slot. Each call is one command or one script
+ * on one slot.
  */
 @Component
 class PartyStore {
@@ -50,6 +52,31 @@ class PartyStore {
 		this.create.run(this.redis, List.of(partyKey(partyId)), code, creator, String.valueOf(now.toEpochMilli()),
 				String.valueOf(lifetime.toMillis()));
 		return true;
+	}
+
+	/**
+	 * The party a session joined for (as its creator or its member), in the session's
+	 * slot: what its leave reads to tell the party.
+	 */
+	static String memberKey(String token) {
+		return "matching:party-of:{" + token + "}";
+	}
+
+	/** Both members name the party for this long from now. */
+	void markMembers(Stored party, String member, Duration lifetime) {
+		this.redis.opsForValue().set(memberKey(party.creator()), party.partyId(), lifetime);
+		this.redis.opsForValue().set(memberKey(member), party.partyId(), lifetime);
+	}
+
+	/** The party this session last joined for, while it lives. */
+	Optional<String> partyOf(String token) {
+		return Optional.ofNullable(this.redis.opsForValue().get(memberKey(token)));
+	}
+
+	/** Neither member names the party any more. */
+	void forgetMembers(Stored party, String member) {
+		this.redis.delete(memberKey(party.creator()));
+		this.redis.delete(memberKey(member));
 	}
 
 	Optional<String> partyIdOf(String code) {

@@ -37,9 +37,10 @@ class EventsController {
 	}
 
 	/**
-	 * A stream that gets {@code matched} the moment this session's room forms. A room
-	 * that formed before the stream opened is sent at once, unless the client names it as
-	 * the last event it got.
+	 * A stream that gets {@code matched} the moment this session's room forms, and
+	 * {@code member_joined} when a newcomer takes a seat in it. A room that formed (or a
+	 * newcomer who came) before the stream opened is sent at once, unless the client
+	 * names it as the last event it got.
 	 */
 	@GetMapping(path = "/api/matching/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	@Operation(summary = "Open the session's match event stream",
@@ -49,14 +50,16 @@ class EventsController {
 					+ "it got: reconnect with `Last-Event-ID`, or with `last_event_id` beside a new ticket, and "
 					+ "the same room is not sent twice. When a newcomer takes the seat someone left in the "
 					+ "session's room of three, a `member_joined` event: `room_id`, `conversation_id`, `room_type`, "
-					+ "`topic_id` and `members` (how many sit in the room now), its id `<room_id>/member_joined`. "
-					+ "Opens with the session token, or for a browser's "
+					+ "`topic_id` and `members` (how many sit in the room now), its id `<room_id>/member_joined`; "
+					+ "a newcomer who came before the stream opened is sent at once after the room, unless the "
+					+ "client names that event as the last it got. Opens with the session token, or for a browser's "
 					+ "EventSource with `?ticket=` from `POST /api/matching/events/tickets`. A caller holds at most four streams at "
 					+ "once by default, across instances: one more is 429 `too-many-streams`.")
 	@Refuses("too-many-streams")
 	SseEmitter events(@OrStreamTicket Session session, LastEventId lastEventId) throws Exception {
 		return this.streams.open(session.token(), lastEventId.value(),
-				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session));
+				this.properties.waitTimeout().plus(this.properties.roomTtl()), () -> this.joins.status(session),
+				this.joins::seatedAfterNewcomer);
 	}
 
 	/**

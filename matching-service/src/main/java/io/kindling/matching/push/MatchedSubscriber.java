@@ -1,6 +1,7 @@
 package io.kindling.matching.push;
 
 import java.util.List;
+import java.util.function.BiConsumer;
 
 import io.kindling.matching.join.JoinService;
 import io.kindling.matching.join.MatchingStatus;
@@ -26,6 +27,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 @Configuration(proxyBeanMethods = false)
 class MatchedSubscriber {
 
+	private static final Logger log = LoggerFactory.getLogger(MatchedSubscriber.class);
+
 	@Bean
 	RedisMessageListenerContainer matchedListener(RedisConnectionFactory connections, MatchStreams streams,
 			JoinService joins, JsonMapper json) {
@@ -42,11 +45,13 @@ class MatchedSubscriber {
 
 	/**
 	 * Hears newcomers seated on any instance and tells the streams open here of the
-	 * room's other people. Nothing is caught up after a lost subscription: the room's
-	 * socket keeps the {@code joined} entry, and a welcome names who is in.
+	 * room's other people. Pub/sub keeps nothing for a subscriber that is away: when the
+	 * subscription comes back, every stream open here that was told of a room of three
+	 * and not of its newcomer is told now, if one came (asked of MySQL, as a stream that
+	 * opens is).
 	 */
 	private record MemberJoinedListener(MatchStreams streams, JoinService joins,
-			JsonMapper json) implements MessageListener {
+			JsonMapper json) implements MessageListener, SubscriptionListener {
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
@@ -56,12 +61,20 @@ class MatchedSubscriber {
 							&& matched.roomId().equals(joined.roomId()));
 		}
 
+		@Override
+		public void onChannelSubscribed(byte[] channel, long count) {
+			catchUp("member-joined-catch-up", this.streams, this.joins, (token, room) -> {
+				if (this.streams.awaitsNewcomer(token, room.roomId())) {
+					this.joins.seatedAfterNewcomer(room)
+						.ifPresent((members) -> this.streams.memberJoined(token, MemberJoined.of(room, members)));
+				}
+			});
+		}
+
 	}
 
 	private record Listener(MatchStreams streams, JoinService joins,
 			JsonMapper json) implements MessageListener, SubscriptionListener {
-
-		private static final Logger log = LoggerFactory.getLogger(MatchedSubscriber.class);
 
 		@Override
 		public void onMessage(Message message, byte[] pattern) {
@@ -83,25 +96,31 @@ class MatchedSubscriber {
 		 */
 		@Override
 		public void onChannelSubscribed(byte[] channel, long count) {
-			Thread.ofVirtual().name("matched-catch-up").start(this::catchUp);
+			catchUp("matched-catch-up", this.streams, this.joins, this.streams::matched);
 		}
 
-		private void catchUp() {
-			for (String token : this.streams.recipients()) {
+	}
+
+	/**
+	 * On a thread of its own, each token with a stream open here that is in a room, with
+	 * its room, read from Redis; Redis going away again stops it (the next subscription
+	 * catches up).
+	 */
+	private static void catchUp(String name, MatchStreams streams, JoinService joins,
+			BiConsumer<String, MatchingStatus.Matched> inRoom) {
+		Thread.ofVirtual().name(name).start(() -> {
+			for (String token : streams.recipients()) {
 				try {
-					MatchingStatus status = this.joins.current(token);
-					if (status instanceof MatchingStatus.Matched matched) {
-						this.streams.matched(token, matched);
+					if (joins.current(token) instanceof MatchingStatus.Matched matched) {
+						inRoom.accept(token, matched);
 					}
 				}
 				catch (RuntimeException ex) {
-					// Redis went away again; the next subscription catches up
-					log.warn("Could not bring the event streams up to date", ex);
+					log.warn("Could not bring the event streams up to date ({})", name, ex);
 					return;
 				}
 			}
-		}
-
+		});
 	}
 
 }

@@ -1,5 +1,6 @@
 package io.kindling.matching.push;
 
+import io.kindling.matching.join.MatchingStatus;
 import io.kindling.matching.room.RoomBackfilled;
 import io.kindling.matching.session.Session;
 
@@ -19,6 +20,21 @@ record MemberJoined(String roomId, long conversationId, int roomType, long topic
 	static MemberJoined of(RoomBackfilled seated) {
 		return new MemberJoined(seated.roomId(), seated.conversationId(), seated.roomType(), seated.topicId(),
 				seated.members(), Session.keyOf(seated.token()));
+	}
+
+	/**
+	 * The event for a stream that opened after the newcomer came: it goes to that one
+	 * stream, so it names no newcomer.
+	 * @param members how many sit in the room now
+	 */
+	static MemberJoined of(MatchingStatus.Matched room, int members) {
+		return new MemberJoined(room.roomId(), room.conversationId(), room.roomType(), room.topicId(), members, "");
+	}
+
+	/** The room an event's id names: a {@code matched}'s or a {@code member_joined}'s. */
+	static String roomOf(String eventId) {
+		return eventId.endsWith(EVENT_ID_SUFFIX) ? eventId.substring(0, eventId.length() - EVENT_ID_SUFFIX.length())
+				: eventId;
 	}
 
 	/** The event's body on a stream: the room and how many sit in it. */

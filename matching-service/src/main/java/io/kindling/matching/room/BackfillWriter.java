@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.UUID;
 
 import io.kindling.matching.MatchingProperties;
@@ -22,8 +23,9 @@ import org.springframework.transaction.annotation.Transactional;
 
 /**
  * Seats a newcomer in a written room of three that lost someone, in one transaction: the
- * conversation marked backfilled (once), the room's live seats counted and locked, the
- * newcomer's seat, its participant row and a {@code ROOM_BACKFILLED} outbox row.
+ * conversation marked backfilled (once, with when and the newcomer's key), the room's
+ * live seats counted and locked, the newcomer's seat, its participant row and a
+ * {@code ROOM_BACKFILLED} outbox row.
  */
 @Repository
 class BackfillWriter {
@@ -61,11 +63,12 @@ class BackfillWriter {
 	@Transactional(isolation = Isolation.READ_COMMITTED)
 	public RoomLedger.Backfilled write(OpenSeat seat, QueueEntry newcomer, Instant now) {
 		int marked = this.jdbc.sql("""
-				UPDATE conversations SET backfilled_at = FROM_UNIXTIME(:now)
+				UPDATE conversations SET backfilled_at = FROM_UNIXTIME(:now), backfilled_key = :newcomer
 				WHERE id = :conversationId AND room_id = :roomId AND room_type = 3
 				  AND backfilled_at IS NULL AND ended_at IS NULL
 				""")
 			.param("now", SqlTime.epochSeconds(now))
+			.param("newcomer", Session.keyOf(newcomer.token()))
 			.param("conversationId", seat.conversationId())
 			.param("roomId", seat.roomId())
 			.update();
@@ -95,6 +98,25 @@ class BackfillWriter {
 		this.outbox.append(new OutboxEvent(eventId, "ROOM_BACKFILLED", seat.roomId(),
 				this.json.writeValueAsString(event), occurredAt));
 		return new RoomLedger.Backfilled(members, liveUntil);
+	}
+
+	/**
+	 * How many sit in the room now, once it was backfilled: one statement, by the
+	 * conversation's unique room id and the seats' index by room.
+	 */
+	OptionalInt seatedIfBackfilled(String roomId, Instant now) {
+		return this.jdbc.sql("""
+				SELECT COUNT(s.participant_key) FROM conversations c
+				LEFT JOIN seats s ON s.room_id = c.room_id AND s.left_at IS NULL AND s.live_until > FROM_UNIXTIME(:now)
+				WHERE c.room_id = :roomId AND c.backfilled_at IS NOT NULL
+				GROUP BY c.id
+				""")
+			.param("roomId", roomId)
+			.param("now", SqlTime.epochSeconds(now))
+			.query(Integer.class)
+			.optional()
+			.map(OptionalInt::of)
+			.orElse(OptionalInt.empty());
 	}
 
 	/**

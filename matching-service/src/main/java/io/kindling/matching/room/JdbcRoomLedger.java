@@ -2,6 +2,7 @@ package io.kindling.matching.room;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
@@ -55,6 +56,11 @@ class JdbcRoomLedger implements RoomLedger {
 	@Override
 	public int seated(String roomId, Instant now) {
 		return this.seats.seated(roomId, now);
+	}
+
+	@Override
+	public OptionalInt seatedIfBackfilled(String roomId, Instant now) {
+		return this.backfills.seatedIfBackfilled(roomId, now);
 	}
 
 }

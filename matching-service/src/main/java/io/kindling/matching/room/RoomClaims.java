@@ -11,6 +11,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -400,10 +401,11 @@ public class RoomClaims {
 	 * in Redis, so a leave acknowledged is never undone by a later room's refusal. A
 	 * leave from a queue or from nothing ends any seat MySQL still has too: a failover
 	 * can have lost the room from the claim, and the next poll would find it again.
+	 * @return the claim it left (idle when there was nothing to leave)
 	 * @throws ConcurrencyFailureException when the claim kept moving under it (rooms
 	 * forming and confirmed in a row): try again
 	 */
-	public void leave(String token) {
+	public TokenState leave(String token) {
 		for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
 			TokenState state = this.store.read(token);
 			boolean left = switch (state) {
@@ -426,7 +428,7 @@ public class RoomClaims {
 				}
 			};
 			if (left) {
-				return;
+				return state;
 			}
 			// the claim moved meanwhile (a room formed, or was confirmed): leave what it
 			// is now
@@ -566,6 +568,21 @@ public class RoomClaims {
 	}
 
 	/**
+	 * How many sit in this room now, once a newcomer was seated in it: what a stream
+	 * opened after the newcomer came is told ({@code member_joined}). Best effort: empty
+	 * for a room never backfilled, and while MySQL is away.
+	 */
+	public OptionalInt seatedIfBackfilled(String roomId) {
+		try {
+			return this.ledger.seatedIfBackfilled(roomId, now());
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.debug("Could not ask MySQL whether room {} was backfilled", roomId, ex);
+			return OptionalInt.empty();
+		}
+	}
+
+	/**
 	 * A single joiner of a size-3 queue (its claim just made) takes a seat a leave
 	 * reopened in one of its topics, before its entry goes into any queue; none of the
 	 * room's people, the leaver included, may be itself or its recent partner (the take
@@ -607,8 +624,7 @@ public class RoomClaims {
 			// one
 			LiveRoom live = ex.taken().values().iterator().next();
 			if (recover(new Swap(token, beingWritten, live.claim(), Duration.between(now, live.liveUntil())))) {
-				this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-						live.topicId(), live.formedAt(), List.of(token)));
+				this.events.publishEvent(live.toldTo(token));
 			}
 			return Optional.of(this.store.read(token));
 		}
@@ -800,8 +816,7 @@ public class RoomClaims {
 		for (QueueEntry entry : only(seated, told)) {
 			removeFromOtherQueues(entry, room.queue());
 			LiveRoom live = taken.get(Session.keyOf(entry.token()));
-			this.events.publishEvent(new RoomFormed(live.roomId(), live.conversationId(), live.roomType(),
-					live.topicId(), live.formedAt(), List.of(entry.token()), live.fallback()));
+			this.events.publishEvent(live.toldTo(entry.token()));
 		}
 		this.metrics.undone(room.queue(), "refused");
 		log.info("Room {} refused: {} participant(s) already in a live room were told it, {} went back", room.roomId(),

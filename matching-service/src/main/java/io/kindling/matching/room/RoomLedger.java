@@ -2,6 +2,7 @@ package io.kindling.matching.room;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
@@ -46,6 +47,12 @@ public interface RoomLedger {
 
 	/** How many sit in the room now (seated, not left, not run out). */
 	int seated(String roomId, Instant now);
+
+	/**
+	 * How many sit in the room now, once a newcomer was seated in it; empty for a room
+	 * never backfilled.
+	 */
+	OptionalInt seatedIfBackfilled(String roomId, Instant now);
 
 	/**
 	 * @param members how many sit in the room now, the newcomer included

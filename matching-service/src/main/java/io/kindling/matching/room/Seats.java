@@ -87,13 +87,16 @@ class Seats {
 		Map<String, LiveRoom> live = new HashMap<>();
 		this.jdbc.sql("""
 				SELECT s.participant_key, c.room_id, c.id, c.room_type, c.topic_id, c.formed_at, s.live_until,
-				       c.topic_fallback
+				       c.topic_fallback, c.backfilled_key <=> s.participant_key AS newcomer, c.backfilled_at
 				FROM seats s JOIN conversations c ON c.room_id = s.room_id
 				WHERE s.participant_key IN (:keys) AND s.room_id <> :roomId
 				  AND s.left_at IS NULL AND s.live_until > FROM_UNIXTIME(:now)
 				""").param("keys", keys).param("roomId", roomId).param("now", SqlTime.epochSeconds(now)).query((rs) -> {
+			// the newcomer of a backfilled room was seated when the room was backfilled
+			boolean newcomer = rs.getBoolean(9);
+			Instant matchedAt = (newcomer ? rs.getTimestamp(10) : rs.getTimestamp(6)).toInstant();
 			live.put(rs.getString(1), new LiveRoom(rs.getString(2), rs.getLong(3), rs.getInt(4), rs.getLong(5),
-					rs.getTimestamp(6).toInstant(), rs.getTimestamp(7).toInstant(), rs.getBoolean(8)));
+					matchedAt, rs.getTimestamp(7).toInstant(), rs.getBoolean(8), newcomer));
 		});
 		return live;
 	}

@@ -6,9 +6,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.HashSet;
 import java.util.Optional;
-import java.util.Set;
+import java.util.OptionalInt;
 
 import io.kindling.matching.queue.OpenSeat;
 import io.kindling.matching.queue.PoppedRoom;
@@ -31,7 +30,8 @@ final class InMemoryRoomLedger implements RoomLedger {
 
 	private final Map<String, Written> rooms = new HashMap<>();
 
-	private final Set<String> backfilled = new HashSet<>();
+	/** Each backfilled room's newcomer, by room id. */
+	private final Map<String, Newcomer> backfilled = new HashMap<>();
 
 	private boolean away;
 
@@ -46,6 +46,11 @@ final class InMemoryRoomLedger implements RoomLedger {
 		boolean liveAt(Instant now) {
 			return this.leftAt == null && this.liveUntil.isAfter(now);
 		}
+
+	}
+
+	/** Who was seated in a backfilled room, and when. */
+	private record Newcomer(String key, Instant at) {
 
 	}
 
@@ -67,7 +72,7 @@ final class InMemoryRoomLedger implements RoomLedger {
 		for (String token : room.tokens()) {
 			Seat seat = this.seats.get(Session.keyOf(token));
 			if (seat != null && !seat.roomId().equals(room.roomId()) && seat.liveAt(now)) {
-				taken.put(Session.keyOf(token), live(seat));
+				taken.put(Session.keyOf(token), live(Session.keyOf(token), seat));
 			}
 		}
 		if (!taken.isEmpty()) {
@@ -88,8 +93,8 @@ final class InMemoryRoomLedger implements RoomLedger {
 	public Optional<LiveRoom> liveRoom(String token, Instant now) {
 		failIfAway();
 		Seat seat = this.seats.get(Session.keyOf(token));
-		return (seat != null && seat.liveAt(now) && this.rooms.containsKey(seat.roomId())) ? Optional.of(live(seat))
-				: Optional.empty();
+		return (seat != null && seat.liveAt(now) && this.rooms.containsKey(seat.roomId()))
+				? Optional.of(live(Session.keyOf(token), seat)) : Optional.empty();
 	}
 
 	@Override
@@ -113,15 +118,15 @@ final class InMemoryRoomLedger implements RoomLedger {
 		failIfAway();
 		Written written = this.rooms.get(seat.roomId());
 		int seated = seated(seat.roomId(), now);
-		if (written == null || written.room().roomType() != 3 || !this.backfilled.add(seat.roomId()) || seated == 0
-				|| seated >= 3) {
+		if (written == null || written.room().roomType() != 3 || this.backfilled.containsKey(seat.roomId())
+				|| seated == 0 || seated >= 3) {
 			throw new SeatGone("room " + seat.roomId() + " ended or was backfilled already");
 		}
 		Seat mine = this.seats.get(Session.keyOf(newcomer.token()));
 		if (mine != null && mine.liveAt(now)) {
-			this.backfilled.remove(seat.roomId());
-			throw new SeatsTaken(Map.of(Session.keyOf(newcomer.token()), live(mine)));
+			throw new SeatsTaken(Map.of(Session.keyOf(newcomer.token()), live(Session.keyOf(newcomer.token()), mine)));
 		}
+		this.backfilled.put(seat.roomId(), new Newcomer(Session.keyOf(newcomer.token()), now));
 		Instant liveUntil = written.room().formedAt().plus(this.roomTtl);
 		this.seats.put(Session.keyOf(newcomer.token()), new Seat(seat.roomId(), liveUntil, null));
 		return new Backfilled(seated + 1, liveUntil);
@@ -134,6 +139,12 @@ final class InMemoryRoomLedger implements RoomLedger {
 			.stream()
 			.filter((seat) -> seat.roomId().equals(roomId) && seat.liveAt(now))
 			.count();
+	}
+
+	@Override
+	public OptionalInt seatedIfBackfilled(String roomId, Instant now) {
+		failIfAway();
+		return this.backfilled.containsKey(roomId) ? OptionalInt.of(seated(roomId, now)) : OptionalInt.empty();
 	}
 
 	/** MySQL stops (or starts again) answering. */
@@ -162,11 +173,14 @@ final class InMemoryRoomLedger implements RoomLedger {
 		return (seat != null && seat.liveAt(now)) ? seat.roomId() : null;
 	}
 
-	private LiveRoom live(Seat seat) {
+	/** As MySQL tells it: the newcomer of a backfilled room by when it was seated. */
+	private LiveRoom live(String key, Seat seat) {
 		Written written = this.rooms.get(seat.roomId());
 		PoppedRoom room = written.room();
+		Newcomer newcomer = this.backfilled.get(room.roomId());
+		boolean isNewcomer = newcomer != null && newcomer.key().equals(key);
 		return new LiveRoom(room.roomId(), written.conversationId(), room.roomType(), room.queue().topicId(),
-				room.formedAt(), seat.liveUntil());
+				isNewcomer ? newcomer.at() : room.formedAt(), seat.liveUntil(), room.topicFallback(), isNewcomer);
 	}
 
 	private void failIfAway() {

@@ -812,6 +812,35 @@ class RoomClaimsTests {
 		}
 
 		@Test
+		void aNewcomerWhoseClaimACrashLeftBeingWrittenIsRestoredFromMySqlStillBackfilled() {
+			TokenState.Matched room = roomOfThree();
+			TokenState.Matched bens = (TokenState.Matched) claim("b");
+			RoomClaimsTests.this.claims.leave("a");
+			RoomClaimsTests.this.clock.advance(Duration.ofSeconds(30));
+			Instant joinedAt = now();
+			TokenState.Matched seated = (TokenState.Matched) RoomClaimsTests.this.claims.join("d", ADDRESS, THREES);
+			// the process died between MySQL's transaction and the claim's confirmation
+			TokenState.Forming beingWritten = new TokenState.Forming(THREES, seated.matchedAt(), room.roomId(), 3,
+					seated.matchedAt());
+			RoomClaimsTests.this.store.set("d", beingWritten);
+			assertThat(poll("d")).as("its seating may still be going on").isEqualTo(beingWritten);
+			RoomClaimsTests.this.clock.advance(RoomClaims.ORPHAN_GRACE);
+
+			assertThat(poll("d")).isEqualTo(seated);
+			assertThat(seated.backfilled()).isTrue();
+			assertThat(seated.matchedAt()).as("when it was seated, not when the room formed")
+				.isEqualTo(joinedAt)
+				.isAfter(room.matchedAt());
+			// a failover lost both claims: each is restored as it was, only the newcomer
+			// backfilled
+			RoomClaimsTests.this.store.set("d", new TokenState.Idle());
+			RoomClaimsTests.this.store.set("b", new TokenState.Idle());
+			assertThat(poll("d")).isEqualTo(seated);
+			assertThat(poll("b")).isEqualTo(bens);
+			assertThat(counter("kindling.matching.claims.recovered")).isEqualTo(3);
+		}
+
+		@Test
 		void aLeaveAtTheEndOfTheWindowReopensNothing() {
 			TokenState.Matched room = roomOfThree();
 			RoomClaimsTests.this.clock.advance(SETTINGS.backfillWindow());

@@ -4,7 +4,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
@@ -163,6 +166,27 @@ public class MatchStore {
 			.query(MatchStore::ref)
 			.optional()
 			.filter((match) -> match.userId1() == userId || match.userId2() == userId);
+	}
+
+	/**
+	 * {@link #lockLive(long, long)} for many matches in one statement: the live ones
+	 * among them, by id, each share-locked; the caller checks who is in each.
+	 */
+	public Map<Long, MatchRef> lockLive(Collection<Long> matchIds) {
+		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new IllegalStateException("a match is locked by a transaction");
+		}
+		Map<Long, MatchRef> live = new HashMap<>();
+		this.jdbc.sql("""
+				SELECT match_id, user_id_1, user_id_2, matched_at FROM matches
+				WHERE match_id IN (:matchIds) AND removed_at IS NULL
+				LOCK IN SHARE MODE
+				""")
+			.param("matchIds", matchIds)
+			.query(MatchStore::ref)
+			.list()
+			.forEach((match) -> live.put(match.matchId(), match));
+		return live;
 	}
 
 	/** The user's live match of this id, read without a lock. */

@@ -2,6 +2,7 @@ package io.kindling.swipe.message;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 
 import io.kindling.outbox.OutboxEvent;
@@ -44,12 +45,26 @@ class MessageOutbox {
 
 	/** In the transaction that stored the message. */
 	void messageSent(MatchMessage message, MatchRef match) {
+		this.outbox.append(event(message, match));
+	}
+
+	/** In the transaction that stored the messages, one row each, in one statement. */
+	void messagesSent(List<Stored> stored) {
+		this.outbox.appendAll(stored.stream().map((one) -> event(one.message(), one.match())).toList());
+	}
+
+	private OutboxEvent event(MatchMessage message, MatchRef match) {
 		UUID eventId = UUID.nameUUIDFromBytes(
 				("kindling.messages/" + message.messageId() + "/" + MESSAGE_SENT).getBytes(StandardCharsets.UTF_8));
 		MessageSent event = new MessageSent(eventId, MESSAGE_SENT, message.matchId(), message.messageId(),
 				message.fromUserId(), match.otherThan(message.fromUserId()), message.sentAt());
-		this.outbox.append(new OutboxEvent(eventId, MESSAGE_SENT, String.valueOf(message.matchId()),
-				this.json.writeValueAsString(event), message.sentAt()));
+		return new OutboxEvent(eventId, MESSAGE_SENT, String.valueOf(message.matchId()),
+				this.json.writeValueAsString(event), message.sentAt());
+	}
+
+	/** A message as stored, in its match. */
+	record Stored(MatchMessage message, MatchRef match) {
+
 	}
 
 	record MessageSent(UUID eventId, String eventType, long matchId, long messageId, long fromUserId, long toUserId,

@@ -12,9 +12,12 @@ import org.springframework.validation.annotation.Validated;
  * @param perSecond messages one user may send each second, across all their matches and
  * devices, once a burst is spent; 0 = no limit
  * @param burst messages one user may send at once
+ * @param writers threads that store messages in groups, each its own share of the
+ * matches, each one connection while it writes
  */
 @Validated
 @ConfigurationProperties("kindling.swipe.messages")
-record MessageProperties(@DefaultValue("2") @Min(0) int perSecond, @DefaultValue("20") @Min(1) int burst) {
+record MessageProperties(@DefaultValue("2") @Min(0) int perSecond, @DefaultValue("20") @Min(1) int burst,
+		@DefaultValue("4") @Min(1) int writers) {
 
 }

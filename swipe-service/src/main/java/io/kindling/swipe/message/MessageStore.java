@@ -1,18 +1,22 @@
 package io.kindling.swipe.message;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchThreads.Summary;
 
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 import org.springframework.jdbc.support.KeyHolder;
@@ -30,8 +34,24 @@ class MessageStore {
 
 	private final JdbcClient jdbc;
 
-	MessageStore(JdbcClient jdbc) {
+	private final JdbcTemplate template;
+
+	MessageStore(JdbcClient jdbc, JdbcTemplate template) {
 		this.jdbc = jdbc;
+		this.template = template;
+	}
+
+	/** A message to store: what a send asked for. */
+	record Draft(long matchId, long fromUserId, String text, String clientMessageId, Instant sentAt) {
+
+		/**
+		 * Whether this is the draft of that match, sender and {@code client_message_id}.
+		 */
+		boolean is(long matchId, long fromUserId, String clientMessageId) {
+			return this.matchId == matchId && this.fromUserId == fromUserId
+					&& this.clientMessageId.equals(clientMessageId);
+		}
+
 	}
 
 	/**
@@ -58,6 +78,49 @@ class MessageStore {
 		}
 		long messageId = generated.getKeyAs(Number.class).longValue();
 		return Optional.of(new MatchMessage(messageId, matchId, fromUserId, text, clientMessageId, sentAt));
+	}
+
+	/**
+	 * {@link #insert} for several messages in one statement, in the order given, so their
+	 * ids rise in that order. {@code RETURNING} names the rows it stored: a draft whose
+	 * sender had stored one under its {@code client_message_id} already, earlier or
+	 * earlier in this list, is not among them.
+	 */
+	List<MatchMessage> insertAll(List<Draft> drafts) {
+		StringBuilder sql = new StringBuilder(
+				"INSERT IGNORE INTO messages (match_id, from_user_id, client_message_id, text, sent_at) VALUES ");
+		for (int i = 0; i < drafts.size(); i++) {
+			sql.append((i == 0) ? "" : ", ").append("(?, ?, ?, ?, FROM_UNIXTIME(?))");
+		}
+		sql.append(" RETURNING message_id, match_id, from_user_id, client_message_id");
+		// execute(), not executeQuery(): Connector/J refuses an INSERT there, RETURNING
+		// or not
+		return Objects.requireNonNull(this.template.execute(sql.toString(), (PreparedStatement insert) -> {
+			int column = 0;
+			for (Draft draft : drafts) {
+				insert.setLong(++column, draft.matchId());
+				insert.setLong(++column, draft.fromUserId());
+				insert.setString(++column, draft.clientMessageId());
+				insert.setString(++column, draft.text());
+				insert.setBigDecimal(++column, SqlTime.epochSeconds(draft.sentAt()));
+			}
+			insert.execute();
+			List<MatchMessage> stored = new ArrayList<>(drafts.size());
+			try (ResultSet rows = insert.getResultSet()) {
+				while (rows.next()) {
+					long matchId = rows.getLong("match_id");
+					long fromUserId = rows.getLong("from_user_id");
+					String clientMessageId = rows.getString("client_message_id");
+					Draft draft = drafts.stream()
+						.filter((candidate) -> candidate.is(matchId, fromUserId, clientMessageId))
+						.findFirst()
+						.orElseThrow();
+					stored.add(new MatchMessage(rows.getLong("message_id"), matchId, fromUserId, draft.text(),
+							clientMessageId, draft.sentAt()));
+				}
+			}
+			return stored;
+		}));
 	}
 
 	/**

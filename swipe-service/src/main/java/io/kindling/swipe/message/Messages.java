@@ -1,7 +1,6 @@
 package io.kindling.swipe.message;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
@@ -14,6 +13,8 @@ import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchRefusals;
 import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.message.MessageStore.Draft;
+import io.kindling.swipe.message.MessageWriter.Written;
 import io.kindling.swipe.paging.Cursor;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +46,8 @@ class Messages {
 
 	private final MessageOutbox outbox;
 
+	private final MessageWriter writer;
+
 	private final MessagePush push;
 
 	private final MessageRateLimit rateLimit;
@@ -53,11 +56,12 @@ class Messages {
 
 	private final Clock clock;
 
-	Messages(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push, MessageRateLimit rateLimit,
-			TransactionTemplate transactions, Clock clock) {
+	Messages(MatchStore matches, MessageStore store, MessageOutbox outbox, MessageWriter writer, MessagePush push,
+			MessageRateLimit rateLimit, TransactionTemplate transactions, Clock clock) {
 		this.matches = matches;
 		this.store = store;
 		this.outbox = outbox;
+		this.writer = writer;
 		this.push = push;
 		this.rateLimit = rateLimit;
 		this.transactions = transactions;
@@ -66,11 +70,12 @@ class Messages {
 
 	/**
 	 * Stores the message with its {@code MESSAGE_SENT} row in one transaction, under a
-	 * share lock of the match, so a message is never stored after the match ended; both
-	 * people are told once it committed and its connection went back to the pool (the
-	 * pushes are Redis round trips that need no database). A retry (the same
-	 * {@code client_message_id} and text) stores and tells nothing, and answers the
-	 * stored message.
+	 * share lock of the match, so a message is never stored after the match ended: in a
+	 * group with others waiting at the same moment ({@link MessageWriter}), or alone when
+	 * that group failed. Both people are told once it committed and its connection went
+	 * back to the pool (the pushes are Redis round trips that need no database). A retry
+	 * (the same {@code client_message_id} and text) stores and tells nothing, and answers
+	 * the stored message.
 	 */
 	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
@@ -84,26 +89,34 @@ class Messages {
 					+ " printable ASCII characters without spaces, one new id per message (a UUID, say).");
 		}
 		this.rateLimit.count(userId);
-		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
-		Committed committed = Objects.requireNonNull(this.transactions.execute((tx) -> {
-			MatchRef match = this.matches.lockLive(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
-			Optional<MatchMessage> stored = this.store.insert(matchId, userId, text, clientMessageId, now);
+		Draft draft = new Draft(matchId, userId, text, clientMessageId,
+				this.clock.instant().truncatedTo(ChronoUnit.MICROS));
+		Written written = this.writer.write(draft).orElseGet(() -> writeAlone(draft));
+		if (written.created()) {
+			this.push.created(written.message(), written.match());
+		}
+		return new Sent(written.message(), written.created());
+	}
+
+	/** The send in a transaction of its own. */
+	private Written writeAlone(Draft draft) {
+		return Objects.requireNonNull(this.transactions.execute((tx) -> {
+			MatchRef match = this.matches.lockLive(draft.matchId(), draft.fromUserId())
+				.orElseThrow(() -> noSuchMatch(draft.matchId()));
+			Optional<MatchMessage> stored = this.store.insert(draft.matchId(), draft.fromUserId(), draft.text(),
+					draft.clientMessageId(), draft.sentAt());
 			if (stored.isPresent()) {
 				this.outbox.messageSent(stored.get(), match);
-				return new Committed(new Sent(stored.get(), true), match);
+				return new Written(stored.get(), true, match);
 			}
-			MatchMessage earlier = this.store.byClientMessageId(matchId, userId, clientMessageId)
+			MatchMessage earlier = this.store
+				.byClientMessageId(draft.matchId(), draft.fromUserId(), draft.clientMessageId())
 				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
-			if (!earlier.text().equals(text)) {
-				throw MessageRefusals.CLIENT_MESSAGE_ID_REUSED
-					.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
+			if (!earlier.text().equals(draft.text())) {
+				throw clientMessageIdReused(draft.clientMessageId());
 			}
-			return new Committed(new Sent(earlier, false), match);
+			return new Written(earlier, false, match);
 		}));
-		if (committed.sent().created()) {
-			this.push.created(committed.sent().message(), committed.match());
-		}
-		return committed.sent();
 	}
 
 	/** The match's messages, newest first, keyset-paged on the message id. */
@@ -136,19 +149,19 @@ class Messages {
 	}
 
 	/** Someone else's match is as absent as a missing one, and so is an ended one. */
-	private static Refused noSuchMatch(long matchId) {
+	static Refused noSuchMatch(long matchId) {
 		return MatchRefusals.NO_SUCH_MATCH.refused("You have no match " + matchId + ".");
+	}
+
+	static Refused clientMessageIdReused(String clientMessageId) {
+		return MessageRefusals.CLIENT_MESSAGE_ID_REUSED
+			.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
 	}
 
 	/**
 	 * @param created false for a retry that found the message stored
 	 */
 	record Sent(MatchMessage message, boolean created) {
-
-	}
-
-	/** What a send's transaction committed, and the match it was sent in. */
-	private record Committed(Sent sent, MatchRef match) {
 
 	}
 

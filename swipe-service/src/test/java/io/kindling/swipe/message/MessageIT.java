@@ -19,6 +19,8 @@ import io.kindling.redis.LuaScript;
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.swipe.SwipeTestBase;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -45,6 +47,12 @@ class MessageIT extends SwipeTestBase {
 
 	@Autowired
 	TransactionTemplate transactions;
+
+	@Autowired
+	MessageWriter writer;
+
+	@Autowired
+	MeterRegistry meters;
 
 	@Test
 	void aMessageIsStoredOnceWithItsEventAndARetryGetsTheSameAnswer() {
@@ -291,6 +299,84 @@ class MessageIT extends SwipeTestBase {
 	}
 
 	@Test
+	void sendsThatWaitTogetherAreStoredInOneTransactionEachWithItsOwnAnswer() throws Exception {
+		// the writer of one match, held: a transaction has that match's row locked, and a
+		// send there waits for it inside the writer's group
+		long ana = newUser();
+		long held = match(ana, newUser());
+		int writer = this.writer.writerOf(held);
+		long cat = newUser();
+		long dan = newUser();
+		long eve = newUser();
+		long chat = matchOn(writer, cat, dan);
+		long ended = matchOn(writer, eve, newUser());
+		assertThat(send(cat, chat, "before", "b1").status()).isEqualTo(201);
+		this.jdbc.sql("UPDATE matches SET removed_at = NOW(6) WHERE match_id = ?").param(ended).update();
+		long groupsBefore = this.groups().count();
+		double messagesBefore = this.groups().totalAmount();
+
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch locked = new CountDownLatch(1);
+		try (ExecutorService executor = Executors.newCachedThreadPool()) {
+			Future<?> holder = executor.submit(() -> this.transactions.executeWithoutResult((tx) -> {
+				this.jdbc.sql("SELECT match_id FROM matches WHERE match_id = ? FOR UPDATE")
+					.param(held)
+					.query()
+					.listOfRows();
+				locked.countDown();
+				await(release);
+			}));
+			await(locked);
+			try {
+				Future<Response> first = executor.submit(() -> send(ana, held, "first", "h1"));
+				// the writer has taken it as a group of its own, and waits for the lock
+				awaitGroups(groupsBefore + 1);
+				// in this order, each queued before the next is sent
+				List<Future<Response>> queued = new ArrayList<>();
+				String[][] sends = { { "cat", "hi", "c1" }, { "cat", "hi", "c1" }, { "dan", "hey", "c1" },
+						{ "cat", "not hi", "c1" }, { "eve", "anyone?", "e1" }, { "ana", "let me in", "a1" },
+						{ "cat", "before", "b1" } };
+				Map<String, Long> users = Map.of("ana", ana, "cat", cat, "dan", dan, "eve", eve);
+				for (String[] one : sends) {
+					long match = one[0].equals("eve") ? ended : chat;
+					queued.add(executor.submit(() -> send(users.get(one[0]), match, one[1], one[2])));
+					awaitWaiting(queued.size());
+				}
+				release.countDown();
+				holder.get(30, TimeUnit.SECONDS);
+				assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
+
+				List<Response> answers = new ArrayList<>();
+				for (Future<Response> answer : queued) {
+					answers.add(answer.get(30, TimeUnit.SECONDS));
+				}
+				assertThat(answers.get(0).status()).isEqualTo(201);
+				// the same send twice in one group: stored once, the second answered as a
+				// retry
+				assertThat(answers.get(1).status()).isEqualTo(200);
+				assertThat(answers.get(1).body()).isEqualTo(answers.get(0).body());
+				assertThat(answers.get(2).status()).isEqualTo(201);
+				assertProblem(answers.get(3), 409, "client-message-id-reused");
+				assertProblem(answers.get(4), 404, "no-such-match");
+				assertProblem(answers.get(5), 404, "no-such-match");
+				assertThat(answers.get(6).status()).isEqualTo(200);
+				assertThat(answers.get(6).json().get("text").asString()).isEqualTo("before");
+				assertThat(answers.get(2).json().get("message_id").asLong())
+					.isGreaterThan(answers.get(0).json().get("message_id").asLong());
+			}
+			finally {
+				release.countDown();
+			}
+		}
+		// one group for the held send, one for the seven that waited behind it
+		assertThat(this.groups().count() - groupsBefore).isEqualTo(2);
+		assertThat(this.groups().totalAmount() - messagesBefore).isEqualTo(1 + 7);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chat)).isEqualTo(3);
+		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(chat))).isEqualTo(3);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", ended)).isZero();
+	}
+
+	@Test
 	void aSenderPastTheRateGetsTooManyRequestsUntilATokenIsBack() {
 		long ana = newUser();
 		long matchId = match(ana, newUser());
@@ -305,6 +391,43 @@ class MessageIT extends SwipeTestBase {
 
 		this.clock.advance(Duration.ofMillis(60_000 + 500));
 		assertThat(send(ana, matchId, "now then", "r1").status()).isEqualTo(201);
+	}
+
+	/** A match of the two that the given writer stores. */
+	private long matchOn(int writer, long one, long other) {
+		while (true) {
+			long match = match(one, other);
+			if (this.writer.writerOf(match) == writer) {
+				return match;
+			}
+			this.jdbc.sql("DELETE FROM matches WHERE match_id = ?").param(match).update();
+		}
+	}
+
+	private DistributionSummary groups() {
+		return this.meters.get("kindling.swipe.messages.group").summary();
+	}
+
+	private void awaitGroups(long groups) throws InterruptedException {
+		while (this.groups().count() < groups) {
+			Thread.sleep(10);
+		}
+	}
+
+	private void awaitWaiting(int sends) throws InterruptedException {
+		while (this.writer.waiting() < sends) {
+			Thread.sleep(10);
+		}
+	}
+
+	private static void await(CountDownLatch latch) {
+		try {
+			assertThat(latch.await(30, TimeUnit.SECONDS)).isTrue();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private long match(long one, long other) {

@@ -1,12 +1,16 @@
 package io.kindling.infra.bench.chaos;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** The bench's checks: each printed as it is made, the failed ones kept for the end. */
+/**
+ * The bench's checks: each printed as it is made, the failed ones kept for the end. The
+ * load's workers fail from their own threads while the bench checks on its own, so the
+ * failures are kept in a concurrent queue (in the order they came).
+ */
 final class Checks {
 
-	private final List<String> failures = new ArrayList<>();
+	private final Queue<String> failures = new ConcurrentLinkedQueue<>();
 
 	void check(boolean passed, String what, Object... args) {
 		String line = what.formatted(args);

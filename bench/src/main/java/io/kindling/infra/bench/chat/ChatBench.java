@@ -27,8 +27,11 @@ import java.util.zip.CRC32;
 import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchStack;
+import io.kindling.infra.bench.CpuTime;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
+import io.kindling.infra.bench.Phase;
+import io.kindling.infra.bench.Usage;
 import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
@@ -116,11 +119,11 @@ public final class ChatBench {
 			Load.closedLoop(clients, warmup, http);
 			Load.closedLoop(clients, Duration.ofSeconds(5), raw);
 			String load = BenchHost.loadAverage(" ");
-			Result service = Result.NONE;
-			Result database = Result.NONE;
+			Phase service = Phase.NONE;
+			Phase database = Phase.NONE;
 			for (int slice = 0; slice < 3; slice++) {
-				service = service.plus(Load.closedLoop(clients, seconds.dividedBy(3), http));
-				database = database.plus(Load.closedLoop(clients, seconds.dividedBy(3), raw));
+				service = service.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), http)));
+				database = database.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), raw)));
 			}
 
 			double ratio = service.perSecond() / database.perSecond();
@@ -133,12 +136,27 @@ public final class ChatBench {
 			}
 			System.out
 				.printf("| match messages through swipe-service (%d clients) | %,.0f/s (p99 %.1f ms) |%n| the same "
-						+ "rows by raw JDBC (message + outbox row) | %,.0f/s |%n| ratio | %.2f (target ≥ %.1f: %s) |%n%n"
-						+ "errors: rooms %d + %d, matches %d, raw %d; load average before the match slices: %s%n",
-						clients, service.perSecond(), service.ms(99), database.perSecond(), ratio, MATCH_RATIO_TARGET,
-						(ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", most.errors(), steady.errors(),
-						service.errors(), database.errors(), load);
+						+ "rows by raw JDBC (message + outbox row) | %,.0f/s (p99 %.1f ms) |%n| ratio | %.2f (target ≥ "
+						+ "%.1f: %s) |%n| CPU per message, ms (services, MariaDB, Redis, bench): service · raw | %s · "
+						+ "%s |%n| SQL statements · commits · Redis commands per message: service · raw | %s · %s |%n%n"
+						+ "errors: rooms %d + %d, matches %d, raw %d; load average before the match slices: %s, after: %s%n",
+						clients, service.perSecond(), service.ms(99), database.perSecond(), database.ms(99), ratio,
+						MATCH_RATIO_TARGET, (ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", cpu(service),
+						cpu(database), work(service), work(database), most.errors(), steady.errors(),
+						service.result().errors(), database.result().errors(), load, BenchHost.loadAverage(" "));
 		}
+	}
+
+	/** CPU per message: the services, MariaDB, Redis and this bench's own process. */
+	private static String cpu(Phase phase) {
+		double messages = phase.result().operations();
+		return phase.cpuByStore() + ", " + String.format("%.3f", phase.usage().cpuMs(CpuTime::bench, messages));
+	}
+
+	/** SQL statements, commits and Redis commands per message. */
+	private static String work(Phase phase) {
+		return String.format("%.2f, %.2f, %.2f", phase.per(Usage::sqlStatements), phase.per(Usage::sqlCommits),
+				phase.per(Usage::redisCommands));
 	}
 
 	/** The bench's own settings, quiet logs, then the command line's. */

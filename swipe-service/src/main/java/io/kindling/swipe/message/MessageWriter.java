@@ -1,0 +1,239 @@
+package io.kindling.swipe.message;
+
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import io.kindling.support.web.Refused;
+import io.kindling.swipe.match.MatchMessage;
+import io.kindling.swipe.match.MatchRef;
+import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.message.MessageOutbox.Stored;
+import io.kindling.swipe.message.MessageStore.Draft;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Group commit for the messages of many matches: each send waits in the queue of its
+ * match's writer ({@code kindling.swipe.messages.writers} of them, a match always on the
+ * same one), and a writer stores all that waited while it wrote the last group in one
+ * transaction of four statements: the share locks of their matches, one
+ * {@code INSERT … RETURNING} of the messages, one of their outbox rows, the commit. An
+ * idle writer takes a send the moment it comes, so a group only forms under load, where
+ * it spares the database a transaction per message.
+ * <p>
+ * Each send still gets its own answer: a match that is not the sender's or has ended is
+ * its {@code 404} alone, a retry finds its stored message, a reused id is its
+ * {@code 409}. When the group's transaction fails as a whole (a deadlock, the database
+ * away), nothing of it was stored, and each of its sends is written again alone, on its
+ * own request's thread, to meet its own fate.
+ */
+@Component
+class MessageWriter implements DisposableBean {
+
+	/** The most messages stored in one transaction. */
+	static final int MAX_GROUP = 100;
+
+	private static final Logger log = LoggerFactory.getLogger(MessageWriter.class);
+
+	private final MatchStore matches;
+
+	private final MessageStore store;
+
+	private final MessageOutbox outbox;
+
+	private final TransactionTemplate transactions;
+
+	private final List<BlockingQueue<Send>> queues = new ArrayList<>();
+
+	private final List<Thread> writers = new ArrayList<>();
+
+	private final DistributionSummary groups;
+
+	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, TransactionTemplate transactions,
+			MessageProperties properties, MeterRegistry meters) {
+		this.matches = matches;
+		this.store = store;
+		this.outbox = outbox;
+		this.transactions = transactions;
+		this.groups = DistributionSummary.builder("kindling.swipe.messages.group")
+			.description("Messages stored per transaction by the group commit")
+			.register(meters);
+		for (int i = 0; i < properties.writers(); i++) {
+			BlockingQueue<Send> queue = new LinkedBlockingQueue<>();
+			this.queues.add(queue);
+			Thread writer = Thread.ofPlatform().name("message-writer-" + i).daemon().unstarted(() -> drain(queue));
+			this.writers.add(writer);
+		}
+		Gauge.builder("kindling.swipe.messages.waiting", this, MessageWriter::waiting)
+			.description("Sends waiting for a message writer")
+			.register(meters);
+		this.writers.forEach(Thread::start);
+	}
+
+	/**
+	 * Stores the draft in the next group of its match's writer.
+	 * @return what was stored (or found stored, for a retry), and the match; empty when
+	 * the group failed as a whole and the caller is to write this one alone
+	 * @throws Refused {@code no-such-match} or {@code client-message-id-reused}
+	 */
+	Optional<Written> write(Draft draft) {
+		Send send = new Send(draft, new CompletableFuture<>());
+		this.queues.get(writerOf(draft.matchId())).add(send);
+		try {
+			return send.answer().join();
+		}
+		catch (CompletionException ex) {
+			if (ex.getCause() instanceof RuntimeException cause) {
+				throw cause;
+			}
+			throw ex;
+		}
+	}
+
+	/**
+	 * The writer of a match's messages: always the same one, so they are stored in order.
+	 */
+	int writerOf(long matchId) {
+		return Math.floorMod(Long.hashCode(matchId), this.queues.size());
+	}
+
+	/** Sends waiting now, across the writers. */
+	int waiting() {
+		return this.queues.stream().mapToInt(BlockingQueue::size).sum();
+	}
+
+	private void drain(BlockingQueue<Send> queue) {
+		List<Send> group = new ArrayList<>();
+		while (!Thread.currentThread().isInterrupted()) {
+			try {
+				group.add(queue.take());
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				break;
+			}
+			queue.drainTo(group, MAX_GROUP - 1);
+			writeGroup(group);
+			group.clear();
+		}
+		queue.forEach((send) -> send.answer().complete(Optional.empty()));
+	}
+
+	private void writeGroup(List<Send> group) {
+		this.groups.record(group.size());
+		List<Answer> answers = new ArrayList<>(group.size());
+		try {
+			this.transactions.executeWithoutResult((tx) -> answers.addAll(store(group)));
+		}
+		catch (RuntimeException ex) {
+			log.debug("A group of {} messages failed as a whole; each is written alone", group.size(), ex);
+			group.forEach((send) -> send.answer().complete(Optional.empty()));
+			return;
+		}
+		// once committed: the refusals stand as well, each read with its lock
+		for (Answer answer : answers) {
+			if (answer.refused() != null) {
+				answer.send().answer().completeExceptionally(answer.refused());
+			}
+			else {
+				answer.send().answer().complete(Optional.of(Objects.requireNonNull(answer.written())));
+			}
+		}
+	}
+
+	/**
+	 * The group's messages and outbox rows, in the transaction; an answer for each send.
+	 */
+	private List<Answer> store(List<Send> group) {
+		LinkedHashSet<Long> matchIds = new LinkedHashSet<>();
+		group.forEach((send) -> matchIds.add(send.draft().matchId()));
+		Map<Long, MatchRef> live = this.matches.lockLive(matchIds);
+		List<Answer> answers = new ArrayList<>(group.size());
+		List<Send> toStore = new ArrayList<>(group.size());
+		for (Send send : group) {
+			MatchRef match = live.get(send.draft().matchId());
+			if (match == null || !match.has(send.draft().fromUserId())) {
+				answers.add(Answer.refused(send, Messages.noSuchMatch(send.draft().matchId())));
+			}
+			else {
+				toStore.add(send);
+			}
+		}
+		if (toStore.isEmpty()) {
+			return answers;
+		}
+		List<MatchMessage> stored = this.store.insertAll(toStore.stream().map(Send::draft).toList());
+		List<Stored> events = new ArrayList<>(stored.size());
+		for (Send send : toStore) {
+			Draft draft = send.draft();
+			MatchRef match = live.get(draft.matchId());
+			Optional<MatchMessage> mine = stored.stream()
+				.filter((message) -> draft.is(message.matchId(), message.fromUserId(), message.clientMessageId()))
+				.findFirst();
+			if (mine.isPresent() && !events.stream().anyMatch((event) -> event.message() == mine.get())) {
+				events.add(new Stored(mine.get(), match));
+				answers.add(Answer.written(send, new Written(mine.get(), true, match)));
+				continue;
+			}
+			// a retry, of a send before this group or of one earlier in it
+			MatchMessage earlier = this.store
+				.byClientMessageId(draft.matchId(), draft.fromUserId(), draft.clientMessageId())
+				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
+			answers.add(earlier.text().equals(draft.text()) ? Answer.written(send, new Written(earlier, false, match))
+					: Answer.refused(send, Messages.clientMessageIdReused(draft.clientMessageId())));
+		}
+		this.outbox.messagesSent(events);
+		return answers;
+	}
+
+	/** Stops the writers once the web server stopped taking requests. */
+	@Override
+	public void destroy() throws InterruptedException {
+		this.writers.forEach(Thread::interrupt);
+		for (Thread writer : this.writers) {
+			writer.join(5_000);
+		}
+	}
+
+	/**
+	 * A message as a group wrote it.
+	 *
+	 * @param created false for a retry that found the message stored
+	 */
+	record Written(MatchMessage message, boolean created, MatchRef match) {
+
+	}
+
+	private record Send(Draft draft, CompletableFuture<Optional<Written>> answer) {
+
+	}
+
+	private record Answer(Send send, @Nullable Written written, @Nullable Refused refused) {
+
+		static Answer written(Send send, Written written) {
+			return new Answer(send, written, null);
+		}
+
+		static Answer refused(Send send, Refused refused) {
+			return new Answer(send, null, refused);
+		}
+
+	}
+
+}
