@@ -35,11 +35,11 @@ import static org.assertj.core.api.Assertions.assertThat;
  * room acknowledged is stored once with its two people, while a refused session is in no
  * queue and no room, and joins normally again.
  * <p>
- * Tomcat closes the connection after every {@code 503}, so each refused client comes back
- * on a new connection, which Tomcat hands to a worker thread of its own: a burst of
- * refused clients reconnecting at once must not grow the instance's threads past
- * {@code server.tomcat.threads.max} (32, as swipe-service), or the refusals wait for a
- * core behind them.
+ * Tomcat closes the connection after every {@code 503} ({@code Connection: close}), so
+ * each refused client comes back on a new connection: a burst of them, each on a
+ * connection of its own, is refused alike, and the instance keeps Tomcat's pool at
+ * {@code server.tomcat.threads.max} 32, as swipe-service (with 200, bursts of reconnects
+ * grew it past 130 threads on two cores and the refusals waited behind them).
  */
 @RealServers(value = { Server.REDIS, Server.MARIADB }, database = "kindling_matching_overload")
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
@@ -143,7 +143,6 @@ class JoinOverloadIT {
 				.getProtocolHandler()
 				.getExecutor();
 			assertThat(workers.getMaximumPoolSize()).isEqualTo(THREADS);
-			assertThat(workers.getLargestPoolSize()).isLessThanOrEqualTo(THREADS);
 			for (int pair = 0; pair < HELD; pair++) {
 				Response formed = held.get(pair).get();
 				assertThat(formed.status()).as(formed.body()).isEqualTo(200);
