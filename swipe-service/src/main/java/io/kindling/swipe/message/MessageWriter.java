@@ -65,6 +65,8 @@ class MessageWriter implements DisposableBean {
 
 	private final DistributionSummary groups;
 
+	private volatile boolean stopped;
+
 	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, TransactionTemplate transactions,
 			MessageProperties properties, MeterRegistry meters) {
 		this.matches = matches;
@@ -93,8 +95,16 @@ class MessageWriter implements DisposableBean {
 	 * @throws Refused {@code no-such-match} or {@code client-message-id-reused}
 	 */
 	Optional<Written> write(Draft draft) {
+		if (this.stopped) {
+			return Optional.empty();
+		}
 		Send send = new Send(draft, new CompletableFuture<>());
-		this.queues.get(writerOf(draft.matchId())).add(send);
+		BlockingQueue<Send> queue = this.queues.get(writerOf(draft.matchId()));
+		queue.add(send);
+		if (this.stopped && queue.remove(send)) {
+			// its writer may have stopped before it came: nobody else will take it
+			return Optional.empty();
+		}
 		try {
 			return send.answer().join();
 		}
@@ -129,7 +139,14 @@ class MessageWriter implements DisposableBean {
 				break;
 			}
 			queue.drainTo(group, MAX_GROUP - 1);
-			writeGroup(group);
+			try {
+				writeGroup(group);
+			}
+			catch (RuntimeException ex) {
+				// the writer must outlive any one group: those waiting are written alone
+				log.warn("A group of {} messages could not be answered; each is written alone", group.size(), ex);
+				group.forEach((send) -> send.answer().complete(Optional.empty()));
+			}
 			group.clear();
 		}
 		queue.forEach((send) -> send.answer().complete(Optional.empty()));
@@ -205,6 +222,7 @@ class MessageWriter implements DisposableBean {
 	/** Stops the writers once the web server stopped taking requests. */
 	@Override
 	public void destroy() throws InterruptedException {
+		this.stopped = true;
 		this.writers.forEach(Thread::interrupt);
 		for (Thread writer : this.writers) {
 			writer.join(5_000);
