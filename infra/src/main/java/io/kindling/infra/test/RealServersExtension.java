@@ -159,10 +159,10 @@ public final class RealServersExtension implements BeforeAllCallback {
 			if (servers == null) {
 				Servers created = new Servers();
 				// The root store closes its values when the whole test run of this JVM
-				// ends.
+				// ends; servers handed to Spring Boot stop later, at the JVM's exit.
 				context.getRoot()
 					.getStore(ExtensionContext.Namespace.create(RealServersExtension.class))
-					.put("servers", (AutoCloseable) created);
+					.put("servers", (AutoCloseable) created::closeUnlessBootStopsThem);
 				servers = created;
 			}
 			return servers;
@@ -188,6 +188,8 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		private @Nullable KafkaCluster kafkaCluster;
 
+		private final boolean stoppedByBoot;
+
 		Servers() {
 			try {
 				this.root = Files.createTempDirectory("kindling-test-");
@@ -195,8 +197,21 @@ public final class RealServersExtension implements BeforeAllCallback {
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
-			// A test JVM that ends abruptly must not leave servers behind.
-			Runtime.getRuntime().addShutdownHook(new Thread(this::close, "real-servers-shutdown"));
+			// A test JVM that ends abruptly must not leave servers behind. With Spring
+			// Boot's test contexts about, they stop after those contexts closed: the
+			// contexts are cached until the JVM exits, and one closing while its Redis is
+			// gone waited out its listeners' resubscription until surefire killed the
+			// fork.
+			this.stoppedByBoot = BootShutdown.runAfterContextsClose(this::close);
+			if (!this.stoppedByBoot) {
+				Runtime.getRuntime().addShutdownHook(new Thread(this::close, "real-servers-shutdown"));
+			}
+		}
+
+		void closeUnlessBootStopsThem() {
+			if (!this.stoppedByBoot) {
+				close();
+			}
 		}
 
 		synchronized void startRedis() {
