@@ -6,6 +6,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.zip.CRC32;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -75,9 +77,20 @@ public final class OutboxWriter {
 
 	/**
 	 * {@link #append} for several events, in one statement: a writer that stores many
-	 * facts in one transaction pays one round trip for their rows.
+	 * facts in one transaction pays one round trip for their rows. Each row carries the
+	 * trace context current now.
 	 */
 	public void appendAll(List<OutboxEvent> events) {
+		String now = this.trace.current();
+		appendTraced(events.stream().map((event) -> new Traced(event, now)).toList());
+	}
+
+	/**
+	 * {@link #appendAll} for events each caused by its own request, appended on a thread
+	 * that is none of theirs (a group commit's writer, say): each row carries the trace
+	 * context its request's thread read with {@link #currentTrace}.
+	 */
+	public void appendTraced(List<Traced> events) {
 		if (!TransactionSynchronizationManager.isActualTransactionActive()) {
 			throw new IllegalStateException("an outbox row must be written in the transaction of its fact");
 		}
@@ -85,15 +98,33 @@ public final class OutboxWriter {
 			return;
 		}
 		StringBuilder sql = new StringBuilder(this.insert);
-		List<Object> params = new ArrayList<>(events.size() * 7);
-		String traceparent = this.trace.current();
-		for (OutboxEvent event : events) {
+		List<@Nullable Object> params = new ArrayList<>(events.size() * 7);
+		for (Traced traced : events) {
+			OutboxEvent event = traced.event();
 			sql.append((params.isEmpty()) ? "" : ", ").append("(?, ?, ?, ?, ?, FROM_UNIXTIME(?), ?)");
 			params.addAll(Arrays.asList(event.eventId().toString(), event.eventType(), event.eventKey(),
-					keyHash(event.eventKey()), event.payload(), SqlTime.epochSeconds(event.occurredAt()), traceparent));
+					keyHash(event.eventKey()), event.payload(), SqlTime.epochSeconds(event.occurredAt()),
+					traced.traceparent()));
 		}
 		this.jdbc.sql(sql.append(" ON DUPLICATE KEY UPDATE event_id = event_id").toString()).params(params).update();
 		this.wakeUp.ringAfterCommit(this.table);
+	}
+
+	/**
+	 * The trace context a row appended on this thread now would carry: read it on the
+	 * request's thread for {@link #appendTraced} on another.
+	 */
+	public @Nullable String currentTrace() {
+		return this.trace.current();
+	}
+
+	/**
+	 * An event with the trace context of the request that caused it.
+	 *
+	 * @param traceparent null when no trace was active
+	 */
+	public record Traced(OutboxEvent event, @Nullable String traceparent) {
+
 	}
 
 	/**

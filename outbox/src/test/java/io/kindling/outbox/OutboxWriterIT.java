@@ -171,6 +171,24 @@ class OutboxWriterIT {
 	}
 
 	@Test
+	void eventsAppendedTogetherEachKeepTheTraceOfTheirOwnRequest() {
+		OutboxEvent first = event("1:2", "{}", Instant.now());
+		OutboxEvent untraced = event("3:4", "{}", Instant.now());
+		OutboxEvent third = event("5:6", "{}", Instant.now());
+		String firstTrace = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+		String thirdTrace = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-00";
+		db.transactions
+			.executeWithoutResult((status) -> writer.appendTraced(List.of(new OutboxWriter.Traced(first, firstTrace),
+					new OutboxWriter.Traced(untraced, null), new OutboxWriter.Traced(third, thirdTrace))));
+
+		assertThat(traceparent(first)).isEqualTo(firstTrace);
+		assertThat(traceparent(untraced)).isNull();
+		assertThat(traceparent(third)).isEqualTo(thirdTrace);
+		assertThat(db.jdbc.sql("SELECT event_key FROM " + TABLE + " ORDER BY id").query(String.class).list())
+			.containsExactly("1:2", "3:4", "5:6");
+	}
+
+	@Test
 	void aTraceThatIsNotSampledIsStoredAsNotSampled() {
 		// W3C carries the trace on either way; the flag tells the consumer not to record
 		try (Tracing tracing = Tracing.newBuilder().traceId128Bit(true).sampler(Sampler.NEVER_SAMPLE).build()) {

@@ -10,6 +10,7 @@ import io.kindling.outbox.OutboxTable;
 import io.kindling.outbox.OutboxWriter;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.annotation.Bean;
@@ -48,9 +49,19 @@ class MessageOutbox {
 		this.outbox.append(event(message, match));
 	}
 
-	/** In the transaction that stored the messages, one row each, in one statement. */
+	/**
+	 * In the transaction that stored the messages, one row each, in one statement, each
+	 * with the trace context of the request that sent it.
+	 */
 	void messagesSent(List<Stored> stored) {
-		this.outbox.appendAll(stored.stream().map((one) -> event(one.message(), one.match())).toList());
+		this.outbox.appendTraced(stored.stream()
+			.map((one) -> new OutboxWriter.Traced(event(one.message(), one.match()), one.traceparent()))
+			.toList());
+	}
+
+	/** The trace context of the request on this thread, for {@link #messagesSent}. */
+	@Nullable String currentTrace() {
+		return this.outbox.currentTrace();
 	}
 
 	private OutboxEvent event(MatchMessage message, MatchRef match) {
@@ -62,8 +73,12 @@ class MessageOutbox {
 				this.json.writeValueAsString(event), message.sentAt());
 	}
 
-	/** A message as stored, in its match. */
-	record Stored(MatchMessage message, MatchRef match) {
+	/**
+	 * A message as stored, in its match.
+	 *
+	 * @param traceparent the trace context of the request that sent it, if any
+	 */
+	record Stored(MatchMessage message, MatchRef match, @Nullable String traceparent) {
 
 	}
 

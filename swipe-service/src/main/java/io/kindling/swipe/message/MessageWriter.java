@@ -98,7 +98,7 @@ class MessageWriter implements DisposableBean {
 		if (this.stopped) {
 			return Optional.empty();
 		}
-		Send send = new Send(draft, new CompletableFuture<>());
+		Send send = new Send(draft, this.outbox.currentTrace(), new CompletableFuture<>());
 		BlockingQueue<Send> queue = this.queues.get(writerOf(draft.matchId()));
 		queue.add(send);
 		if (this.stopped && queue.remove(send)) {
@@ -204,7 +204,7 @@ class MessageWriter implements DisposableBean {
 				.filter((message) -> draft.is(message.matchId(), message.fromUserId(), message.clientMessageId()))
 				.findFirst();
 			if (mine.isPresent() && !events.stream().anyMatch((event) -> event.message() == mine.get())) {
-				events.add(new Stored(mine.get(), match));
+				events.add(new Stored(mine.get(), match, send.traceparent()));
 				answers.add(Answer.written(send, new Written(mine.get(), true, match)));
 				continue;
 			}
@@ -238,7 +238,10 @@ class MessageWriter implements DisposableBean {
 
 	}
 
-	private record Send(Draft draft, CompletableFuture<Optional<Written>> answer) {
+	/**
+	 * @param traceparent the trace context of the send's request, for its outbox row
+	 */
+	private record Send(Draft draft, @Nullable String traceparent, CompletableFuture<Optional<Written>> answer) {
 
 	}
 

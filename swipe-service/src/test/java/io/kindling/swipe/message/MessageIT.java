@@ -377,6 +377,25 @@ class MessageIT extends SwipeTestBase {
 	}
 
 	@Test
+	void aMessagesEventCarriesTheTraceOfTheRequestThatSentItThoughItsWriterStoredIt() {
+		long ana = newUser();
+		long matchId = match(ana, newUser());
+		String traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
+		Response sent = this.api.http()
+			.send(Request.of("POST", "/api/matches/" + matchId + "/messages")
+				.bearer(TestTokens.forUser(ana))
+				.header("traceparent", "00-" + traceId + "-00f067aa0ba902b7-01")
+				.json("{\"text\":\"traced\",\"client_message_id\":\"t1\"}"));
+		assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+		String stored = this.jdbc.sql("SELECT traceparent FROM message_outbox WHERE event_key = ?")
+			.param(String.valueOf(matchId))
+			.query(String.class)
+			.single();
+		// the request's trace, and a span of the service's own in it
+		assertThat(stored).startsWith("00-" + traceId + "-").endsWith("-01");
+	}
+
+	@Test
 	void aSenderPastTheRateGetsTooManyRequestsUntilATokenIsBack() {
 		long ana = newUser();
 		long matchId = match(ana, newUser());
