@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -159,10 +160,10 @@ public final class RealServersExtension implements BeforeAllCallback {
 			if (servers == null) {
 				Servers created = new Servers();
 				// The root store closes its values when the whole test run of this JVM
-				// ends; servers handed to Spring Boot stop later, at the JVM's exit.
+				// ends; with Spring Boot about they stop later, at the JVM's exit.
 				context.getRoot()
 					.getStore(ExtensionContext.Namespace.create(RealServersExtension.class))
-					.put("servers", (AutoCloseable) created::closeUnlessBootStopsThem);
+					.put("servers", (AutoCloseable) created::closeUnlessSpringBootIsAbout);
 				servers = created;
 			}
 			return servers;
@@ -171,6 +172,12 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 	/** The servers of one test JVM, under one temporary directory. */
 	static final class Servers implements AutoCloseable {
+
+		/** The name Spring Boot gives its shutdown hook's thread. */
+		private static final String SPRING_BOOT_SHUTDOWN_HOOK = "SpringApplicationShutdownHook";
+
+		/** Under surefire's 30 s between {@code System.exit} and killing the fork. */
+		private static final Duration BOOT_SHUTDOWN_WAIT = Duration.ofSeconds(20);
 
 		private final Path root;
 
@@ -188,8 +195,6 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		private @Nullable KafkaCluster kafkaCluster;
 
-		private final boolean stoppedByBoot;
-
 		Servers() {
 			try {
 				this.root = Files.createTempDirectory("kindling-test-");
@@ -197,20 +202,53 @@ public final class RealServersExtension implements BeforeAllCallback {
 			catch (IOException ex) {
 				throw new UncheckedIOException(ex);
 			}
-			// A test JVM that ends abruptly must not leave servers behind. With Spring
-			// Boot's test contexts about, they stop after those contexts closed: the
-			// contexts are cached until the JVM exits, and one closing while its Redis is
-			// gone waited out its listeners' resubscription until surefire killed the
-			// fork.
-			this.stoppedByBoot = BootShutdown.runAfterContextsClose(this::close);
-			if (!this.stoppedByBoot) {
-				Runtime.getRuntime().addShutdownHook(new Thread(this::close, "real-servers-shutdown"));
+			// A test JVM that ends abruptly must not leave servers behind. They stop
+			// after
+			// Spring Boot's own shutdown hook, which closes the test contexts cached
+			// until
+			// the JVM exits: a context closing while its Redis is gone waited out its
+			// listeners' resubscription until surefire killed the fork.
+			Runtime.getRuntime().addShutdownHook(new Thread(this::closeAfterSpringBoot, "real-servers-shutdown"));
+		}
+
+		/**
+		 * At the end of the test run: now, unless Spring Boot may have contexts still
+		 * open, which close at the JVM's exit and need the servers until then.
+		 */
+		void closeUnlessSpringBootIsAbout() {
+			if (!springBootOnClassPath()) {
+				close();
 			}
 		}
 
-		void closeUnlessBootStopsThem() {
-			if (!this.stoppedByBoot) {
-				close();
+		/**
+		 * The JVM starts every shutdown hook at once; this one lets Spring Boot's finish
+		 * closing its contexts first, when there is one.
+		 */
+		private void closeAfterSpringBoot() {
+			try {
+				// every hook is started before any is joined: let Boot's be among them
+				Thread.sleep(100);
+				for (Thread hook : Thread.getAllStackTraces().keySet()) {
+					if (hook.getName().equals(SPRING_BOOT_SHUTDOWN_HOOK)) {
+						hook.join(BOOT_SHUTDOWN_WAIT.toMillis());
+					}
+				}
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			close();
+		}
+
+		private static boolean springBootOnClassPath() {
+			try {
+				Class.forName("org.springframework.boot.SpringApplication", false,
+						RealServersExtension.class.getClassLoader());
+				return true;
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				return false;
 			}
 		}
 
