@@ -44,11 +44,6 @@ class MessageOutbox {
 		return TABLE;
 	}
 
-	/** In the transaction that stored the message. */
-	void messageSent(MatchMessage message, MatchRef match) {
-		this.outbox.append(event(message, match));
-	}
-
 	/**
 	 * In the transaction that stored the messages, one row each, in one statement, each
 	 * with the trace context of the request that sent it.

@@ -18,8 +18,6 @@ import io.kindling.swipe.match.MatchThreads.Summary;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.jdbc.support.GeneratedKeyHolder;
-import org.springframework.jdbc.support.KeyHolder;
 import org.springframework.stereotype.Repository;
 
 /**
@@ -55,36 +53,12 @@ class MessageStore {
 	}
 
 	/**
-	 * Stores the message unless its sender stored one under this
-	 * {@code client_message_id} in this match already.
-	 * @return the message as stored, empty when the id was taken
-	 */
-	Optional<MatchMessage> insert(long matchId, long fromUserId, String text, String clientMessageId, Instant sentAt) {
-		KeyHolder generated = new GeneratedKeyHolder();
-		// IGNORE can only skip the duplicate (match, sender, client id) here: the text
-		// was checked to fit its column, and nothing else can refuse the row
-		int inserted = this.jdbc.sql("""
-				INSERT IGNORE INTO messages (match_id, from_user_id, client_message_id, text, sent_at)
-				VALUES (:matchId, :fromUserId, :clientMessageId, :text, FROM_UNIXTIME(:sentAt))
-				""")
-			.param("matchId", matchId)
-			.param("fromUserId", fromUserId)
-			.param("clientMessageId", clientMessageId)
-			.param("text", text)
-			.param("sentAt", SqlTime.epochSeconds(sentAt))
-			.update(generated, "message_id");
-		if (inserted == 0) {
-			return Optional.empty();
-		}
-		long messageId = generated.getKeyAs(Number.class).longValue();
-		return Optional.of(new MatchMessage(messageId, matchId, fromUserId, text, clientMessageId, sentAt));
-	}
-
-	/**
-	 * {@link #insert} for several messages in one statement, in the order given, so their
-	 * ids rise in that order. {@code RETURNING} names the rows it stored: a draft whose
-	 * sender had stored one under its {@code client_message_id} already, earlier or
-	 * earlier in this list, is not among them.
+	 * Stores the messages, in one statement, in the order given, so their ids rise in
+	 * that order; a message's sender stores it once under its {@code client_message_id}
+	 * in its match (the unique key, which {@code IGNORE} lets skip a duplicate, the text
+	 * having been checked to fit its column). {@code RETURNING} names the rows it stored:
+	 * a draft whose sender had stored one under its {@code client_message_id} already,
+	 * earlier or earlier in this list, is not among them.
 	 */
 	List<MatchMessage> insertAll(List<Draft> drafts) {
 		StringBuilder sql = new StringBuilder(

@@ -89,17 +89,22 @@ class MessageWriter implements DisposableBean {
 	}
 
 	/**
-	 * Stores the draft in the next group of its match's writer.
-	 * @return what was stored (or found stored, for a retry), and the match; empty when
-	 * the group failed as a whole and the caller is to write this one alone
+	 * Stores the draft in the next group of its match's writer, or alone, in a
+	 * transaction of its own on the caller's thread, when that group failed as a whole or
+	 * the writers have stopped.
+	 * @return what was stored (or found stored, for a retry), and the match
 	 * @throws Refused {@code no-such-match} or {@code client-message-id-reused}
 	 */
-	Optional<Written> write(Draft draft) {
+	Written write(Draft draft) {
+		Send send = new Send(draft, this.outbox.currentTrace(), new CompletableFuture<>());
+		return inGroup(send).orElseGet(() -> alone(send));
+	}
+
+	private Optional<Written> inGroup(Send send) {
 		if (this.stopped) {
 			return Optional.empty();
 		}
-		Send send = new Send(draft, this.outbox.currentTrace(), new CompletableFuture<>());
-		BlockingQueue<Send> queue = this.queues.get(writerOf(draft.matchId()));
+		BlockingQueue<Send> queue = this.queues.get(writerOf(send.draft().matchId()));
 		queue.add(send);
 		if (this.stopped && queue.remove(send)) {
 			// its writer may have stopped before it came: nobody else will take it
@@ -114,6 +119,17 @@ class MessageWriter implements DisposableBean {
 			}
 			throw ex;
 		}
+	}
+
+	/**
+	 * The send as a group of its own: the same statements, in a transaction of its own.
+	 */
+	private Written alone(Send send) {
+		Answer answer = Objects.requireNonNull(this.transactions.execute((tx) -> store(List.of(send)).get(0)));
+		if (answer.refused() != null) {
+			throw answer.refused();
+		}
+		return Objects.requireNonNull(answer.written());
 	}
 
 	/**
@@ -213,10 +229,15 @@ class MessageWriter implements DisposableBean {
 				.byClientMessageId(draft.matchId(), draft.fromUserId(), draft.clientMessageId())
 				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
 			answers.add(earlier.text().equals(draft.text()) ? Answer.written(send, new Written(earlier, false, match))
-					: Answer.refused(send, Messages.clientMessageIdReused(draft.clientMessageId())));
+					: Answer.refused(send, clientMessageIdReused(draft.clientMessageId())));
 		}
 		this.outbox.messagesSent(events);
 		return answers;
+	}
+
+	private static Refused clientMessageIdReused(String clientMessageId) {
+		return MessageRefusals.CLIENT_MESSAGE_ID_REUSED
+			.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
 	}
 
 	/** Stops the writers once the web server stopped taking requests. */

@@ -3,8 +3,6 @@ package io.kindling.swipe.message;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Objects;
-import java.util.Optional;
 import java.util.regex.Pattern;
 
 import io.kindling.support.text.MessageText;
@@ -44,8 +42,6 @@ class Messages {
 
 	private final MessageStore store;
 
-	private final MessageOutbox outbox;
-
 	private final MessageWriter writer;
 
 	private final MessagePush push;
@@ -56,11 +52,10 @@ class Messages {
 
 	private final Clock clock;
 
-	Messages(MatchStore matches, MessageStore store, MessageOutbox outbox, MessageWriter writer, MessagePush push,
-			MessageRateLimit rateLimit, TransactionTemplate transactions, Clock clock) {
+	Messages(MatchStore matches, MessageStore store, MessageWriter writer, MessagePush push, MessageRateLimit rateLimit,
+			TransactionTemplate transactions, Clock clock) {
 		this.matches = matches;
 		this.store = store;
-		this.outbox = outbox;
 		this.writer = writer;
 		this.push = push;
 		this.rateLimit = rateLimit;
@@ -71,11 +66,11 @@ class Messages {
 	/**
 	 * Stores the message with its {@code MESSAGE_SENT} row in one transaction, under a
 	 * share lock of the match, so a message is never stored after the match ended: in a
-	 * group with others waiting at the same moment ({@link MessageWriter}), or alone when
-	 * that group failed. Both people are told once it committed and its connection went
-	 * back to the pool (the pushes are Redis round trips that need no database). A retry
-	 * (the same {@code client_message_id} and text) stores and tells nothing, and answers
-	 * the stored message.
+	 * group with others waiting at the same moment, or alone when that group failed
+	 * ({@link MessageWriter}). Both people are told once it committed and its connection
+	 * went back to the pool (the pushes are Redis round trips that need no database). A
+	 * retry (the same {@code client_message_id} and text) stores and tells nothing, and
+	 * answers the stored message.
 	 */
 	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
@@ -91,32 +86,11 @@ class Messages {
 		this.rateLimit.count(userId);
 		Draft draft = new Draft(matchId, userId, text, clientMessageId,
 				this.clock.instant().truncatedTo(ChronoUnit.MICROS));
-		Written written = this.writer.write(draft).orElseGet(() -> writeAlone(draft));
+		Written written = this.writer.write(draft);
 		if (written.created()) {
 			this.push.created(written.message(), written.match());
 		}
 		return new Sent(written.message(), written.created());
-	}
-
-	/** The send in a transaction of its own. */
-	private Written writeAlone(Draft draft) {
-		return Objects.requireNonNull(this.transactions.execute((tx) -> {
-			MatchRef match = this.matches.lockLive(draft.matchId(), draft.fromUserId())
-				.orElseThrow(() -> noSuchMatch(draft.matchId()));
-			Optional<MatchMessage> stored = this.store.insert(draft.matchId(), draft.fromUserId(), draft.text(),
-					draft.clientMessageId(), draft.sentAt());
-			if (stored.isPresent()) {
-				this.outbox.messageSent(stored.get(), match);
-				return new Written(stored.get(), true, match);
-			}
-			MatchMessage earlier = this.store
-				.byClientMessageId(draft.matchId(), draft.fromUserId(), draft.clientMessageId())
-				.orElseThrow(() -> new IllegalStateException("a message skipped as a duplicate is not there"));
-			if (!earlier.text().equals(draft.text())) {
-				throw clientMessageIdReused(draft.clientMessageId());
-			}
-			return new Written(earlier, false, match);
-		}));
 	}
 
 	/** The match's messages, newest first, keyset-paged on the message id. */
@@ -151,11 +125,6 @@ class Messages {
 	/** Someone else's match is as absent as a missing one, and so is an ended one. */
 	static Refused noSuchMatch(long matchId) {
 		return MatchRefusals.NO_SUCH_MATCH.refused("You have no match " + matchId + ".");
-	}
-
-	static Refused clientMessageIdReused(String clientMessageId) {
-		return MessageRefusals.CLIENT_MESSAGE_ID_REUSED
-			.refused("client_message_id " + clientMessageId + " was sent in this match with another text.");
 	}
 
 	/**
