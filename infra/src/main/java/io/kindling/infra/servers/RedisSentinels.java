@@ -103,8 +103,8 @@ public final class RedisSentinels implements AutoCloseable {
 	}
 
 	/**
-	 * Thaws a frozen node, restarts a node that is not running (the Sentinels make it a
-	 * replica of the current primary) and waits until it is in sync.
+	 * Thaws a frozen node, restarts a node that is not running as a replica of the
+	 * primary the Sentinels name, and waits until it is in sync.
 	 */
 	public synchronized void heal(Duration timeout) {
 		for (RedisServer node : List.of(this.first, this.second)) {
@@ -113,9 +113,26 @@ public final class RedisSentinels implements AutoCloseable {
 			}
 			else {
 				node.start();
+				replicate(node);
 			}
 		}
 		awaitHealthy(timeout);
+	}
+
+	/**
+	 * Makes a node the Sentinels do not name primary (a failed primary started again)
+	 * replicate the one they do, as they would themselves, only sooner: they leave a node
+	 * that comes back claiming to be a primary alone for a while before they convert it
+	 * (tried by hand with these settings, 16.6 s from its restart to in sync, against 0.2
+	 * s for a node started as a replica). No client of theirs is sent to it meanwhile.
+	 */
+	private void replicate(RedisServer node) {
+		int primaryPort = primaryPort();
+		if (primaryPort != node.port()) {
+			try (Jedis jedis = connect(node.port())) {
+				jedis.replicaof("127.0.0.1", primaryPort);
+			}
+		}
 	}
 
 	private void awaitHealthy(Duration timeout) {
