@@ -24,13 +24,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 record RelayedServices(ServiceJar swipes, ServiceJar rooms, ServiceClient swipeApi, ServiceClient roomsApi) {
 
-	/**
-	 * As {@link RelayProcess}'s: a service that lives for one test class compiles with C1
-	 * alone, which starts it on much less CPU (two start at once, beside the build's
-	 * other servers); nothing here measures how fast it serves.
-	 */
-	static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
-
 	/** The relay's two sources, on the database server {@code jdbcUrl} names. */
 	static void relaySources(DynamicPropertyRegistry registry, String name, Function<String, String> jdbcUrl) {
 		registry.add("kindling.relay.sources[0].name", () -> "matches");
@@ -53,12 +46,12 @@ record RelayedServices(ServiceJar swipes, ServiceJar rooms, ServiceClient swipeA
 			String... matchingSettings) throws Exception {
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
-		ServiceJar swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, QUICK_START, "384m",
-				FreePorts.pick(),
+		ServiceJar swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, ServiceJar.QUICK_START,
+				"384m", FreePorts.pick(),
 				settings(databasePort, name + "_swipe", "--kindling.security.jwt-secret=" + jwtSecret),
 				logs.resolve(name + "-swipe-service.log"));
-		ServiceJar rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, QUICK_START, "384m",
-				FreePorts.pick(), settings(databasePort, name + "_matching", matchingSettings),
+		ServiceJar rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, ServiceJar.QUICK_START,
+				"384m", FreePorts.pick(), settings(databasePort, name + "_matching", matchingSettings),
 				logs.resolve(name + "-matching-service.log"));
 		swipes.awaitHealthy(startUp);
 		rooms.awaitHealthy(startUp);

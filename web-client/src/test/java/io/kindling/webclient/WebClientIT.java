@@ -61,13 +61,6 @@ class WebClientIT {
 
 	static final String SCREENSHOTS = System.getProperty("kindling.screenshots", "");
 
-	/**
-	 * The services live for this class alone: compiled with C1 only, they start on much
-	 * less CPU, beside the browsers starting at the same time; nothing here measures how
-	 * fast they serve.
-	 */
-	static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
-
 	static ServiceJar swipes;
 
 	static ServiceJar rooms;
@@ -97,13 +90,14 @@ class WebClientIT {
 		}
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
-		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, QUICK_START, "384m", FreePorts.pick(),
+		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, ServiceJar.QUICK_START, "384m",
+				FreePorts.pick(),
 				// streams end every 20 s, so the pages reconnect (new ticket,
 				// last_event_id) during the tests
 				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET,
 						"--kindling.swipe.events.stream-timeout=20s", "--kindling.swipe.admin-token=" + ADMIN_TOKEN),
 				logs.resolve("webclient-swipe-service.log"));
-		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, QUICK_START, "384m",
+		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, ServiceJar.QUICK_START, "384m",
 				FreePorts.pick(), settings("webclient_matching", "--kindling.matching.admin-token=" + ADMIN_TOKEN),
 				logs.resolve("webclient-matching-service.log"));
 		// the browsers start while the services do

@@ -25,6 +25,13 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  */
 public final class KafkaBroker extends ServerProcess {
 
+	/**
+	 * For a node that lives for one test run: compiled with C1 alone, its JVM starts on
+	 * much less CPU, which counts where three start at once on two cores. Not for one
+	 * whose speed is measured.
+	 */
+	public static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
+
 	private final KafkaNode node;
 
 	private final List<KafkaNode> quorum;
@@ -33,21 +40,33 @@ public final class KafkaBroker extends ServerProcess {
 
 	private final int partitions;
 
+	private final List<String> jvmOptions;
+
 	/** A one-node Kafka that is its own controller quorum. */
 	public KafkaBroker(Path workDir, int port, int controllerPort, int partitions) {
+		this(workDir, port, controllerPort, partitions, List.of());
+	}
+
+	/**
+	 * A one-node Kafka that is its own controller quorum, its JVM given these options too
+	 * ({@link #QUICK_START}, say).
+	 */
+	public KafkaBroker(Path workDir, int port, int controllerPort, int partitions, List<String> jvmOptions) {
 		this(workDir, new KafkaNode(1, port, controllerPort), List.of(new KafkaNode(1, port, controllerPort)),
-				org.apache.kafka.common.Uuid.randomUuid().toString(), partitions);
+				org.apache.kafka.common.Uuid.randomUuid().toString(), partitions, jvmOptions);
 	}
 
 	/**
 	 * One node of a cluster: every node of it is given the same quorum and cluster id.
 	 */
-	KafkaBroker(Path workDir, KafkaNode node, List<KafkaNode> quorum, String clusterId, int partitions) {
+	KafkaBroker(Path workDir, KafkaNode node, List<KafkaNode> quorum, String clusterId, int partitions,
+			List<String> jvmOptions) {
 		super((quorum.size() == 1) ? "kafka" : "kafka-" + node.id(), workDir);
 		this.node = node;
 		this.quorum = List.copyOf(quorum);
 		this.clusterId = clusterId;
 		this.partitions = partitions;
+		this.jvmOptions = List.copyOf(jvmOptions);
 	}
 
 	public int port() {
@@ -80,7 +99,9 @@ public final class KafkaBroker extends ServerProcess {
 
 	@Override
 	protected List<String> command() {
-		return java("kafka.Kafka", this.workDir.resolve("server.properties").toString());
+		List<String> command = java("kafka.Kafka", this.workDir.resolve("server.properties").toString());
+		command.addAll(1, this.jvmOptions);
+		return command;
 	}
 
 	@Override

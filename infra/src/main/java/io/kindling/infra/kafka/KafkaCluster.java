@@ -35,6 +35,7 @@ import org.apache.kafka.common.Uuid;
  * <p>
  * Every node is also a controller: two nodes down lose the quorum, and the survivor can
  * then neither move leaders nor shrink in-sync sets. One down is what it is built for.
+ * Its nodes are for tests, and start as {@link KafkaBroker#QUICK_START}.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -51,7 +52,8 @@ public final class KafkaCluster implements AutoCloseable {
 		this.workDir = workDir;
 		String clusterId = clusterId(workDir);
 		this.nodes = quorum.stream()
-			.map((node) -> new KafkaBroker(workDir.resolve("node-" + node.id()), node, quorum, clusterId, partitions))
+			.map((node) -> new KafkaBroker(workDir.resolve("node-" + node.id()), node, quorum, clusterId, partitions,
+					KafkaBroker.QUICK_START))
 			.toList();
 	}
 

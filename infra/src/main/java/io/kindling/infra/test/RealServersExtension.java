@@ -290,7 +290,8 @@ public final class RealServersExtension implements BeforeAllCallback {
 
 		synchronized void startKafka() {
 			if (this.kafka == null) {
-				this.kafka = new KafkaBroker(this.root.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 6);
+				this.kafka = new KafkaBroker(this.root.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 6,
+						KafkaBroker.QUICK_START);
 				this.kafka.start();
 			}
 		}
