@@ -92,8 +92,7 @@ public final class KafkaBroker extends ServerProcess {
 			throw new UncheckedIOException(ex);
 		}
 		if (!Files.exists(this.workDir.resolve("data").resolve("meta.properties"))) {
-			run(java("kafka.tools.StorageTool", "format", "-t", this.clusterId, "-c", properties.toString(),
-					"--ignore-formatted"), logFile());
+			run(formatCommand(this.clusterId, properties), logFile());
 		}
 	}
 
@@ -197,6 +196,18 @@ public final class KafkaBroker extends ServerProcess {
 		return text.toString();
 	}
 
+	/**
+	 * Kafka's storage tool, formatting the data dir the properties name: a JVM that runs
+	 * for a second or two, so with C1 alone ({@link #QUICK_START}), which spares it the
+	 * CPU of compiling for a long run.
+	 */
+	private static List<String> formatCommand(String clusterId, Path properties) {
+		List<String> command = java("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", properties.toString(),
+				"--ignore-formatted");
+		command.addAll(1, QUICK_START);
+		return command;
+	}
+
 	static List<String> java(String mainClass, String... args) {
 		String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 		List<String> command = new java.util.ArrayList<>(List.of(java, "-Xms256m", "-Xmx512m", "-XX:+UseSerialGC",
@@ -277,9 +288,9 @@ public final class KafkaBroker extends ServerProcess {
 		Files.writeString(properties, serverProperties(dir.resolve("data"), node, quorum, partitions));
 		if (!Files.exists(dir.resolve("data").resolve("meta.properties"))) {
 			System.out.println("formatting Kafka storage in " + dir.resolve("data"));
-			formatStorage(java("kafka.tools.StorageTool", "format", "-t",
-					(clusterId != null) ? clusterId : org.apache.kafka.common.Uuid.randomUuid().toString(), "-c",
-					properties.toString(), "--ignore-formatted"), dir.resolve("format.log"));
+			formatStorage(formatCommand(
+					(clusterId != null) ? clusterId : org.apache.kafka.common.Uuid.randomUuid().toString(), properties),
+					dir.resolve("format.log"));
 		}
 		kafka.Kafka.main(new String[] { properties.toString() });
 	}
