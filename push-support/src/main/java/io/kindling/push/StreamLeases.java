@@ -109,7 +109,13 @@ public final class StreamLeases implements SmartLifecycle {
 							+ " event streams may be open at once; close one, or retry when one has closed",
 					Duration.ofMillis(wait));
 		}
-		this.held.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(id);
+		// added in one step with finding the key's set: a release that empties the set
+		// drops it, and an id added to a set already dropped would never be renewed
+		this.held.compute(key, (k, ids) -> {
+			Set<String> held = (ids != null) ? ids : ConcurrentHashMap.newKeySet();
+			held.add(id);
+			return held;
+		});
 		return new Lease(key, id);
 	}
 
