@@ -28,6 +28,7 @@ import io.kindling.infra.bench.BenchHost;
 import io.kindling.infra.bench.BenchOptions;
 import io.kindling.infra.bench.BenchStack;
 import io.kindling.infra.bench.CpuTime;
+import io.kindling.infra.bench.JvmCpu;
 import io.kindling.infra.bench.Load;
 import io.kindling.infra.bench.Load.Result;
 import io.kindling.infra.bench.Phase;
@@ -50,7 +51,9 @@ import tools.jackson.databind.json.JsonMapper;
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
  * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
  * rate on, every user far under it) against the same rows inserted by raw JDBC, in
- * alternating slices so that the machine's load meets both alike. {@code --rooms 0}
+ * alternating slices so that the machine's load meets both alike, after a warm-up that
+ * lasts until the service's JIT compiler has settled; a third slice of each round times
+ * the liveness probe, the framework's floor on the same machine. {@code --rooms 0}
  * measures the matches alone, without the matching-service jars (to profile
  * swipe-service, say).
  */
@@ -116,14 +119,22 @@ public final class ChatBench {
 				connections.get(client).setAutoCommit(false);
 			}
 			Load.Operation raw = (call) -> insertRaw(connections.get(call.index()), call.index());
+			Load.Operation probe = liveness(new ServiceClient(swipes.port(), Duration.ofSeconds(10)));
 			Load.closedLoop(clients, warmup, http);
+			JvmCpu.warmUntilJitSettles(swipes.pid(), () -> Load.closedLoop(clients, Duration.ofSeconds(5), http));
 			Load.closedLoop(clients, Duration.ofSeconds(5), raw);
+			Load.closedLoop(clients, Duration.ofSeconds(5), probe);
 			String load = BenchHost.loadAverage(" ");
 			Phase service = Phase.NONE;
 			Phase database = Phase.NONE;
+			Phase floor = Phase.NONE;
+			JvmCpu serviceThreads = JvmCpu.NONE;
 			for (int slice = 0; slice < 3; slice++) {
+				JvmCpu before = JvmCpu.of(swipes.pid());
 				service = service.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), http)));
+				serviceThreads = serviceThreads.plus(JvmCpu.of(swipes.pid()).minus(before));
 				database = database.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), raw)));
+				floor = floor.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), probe)));
 			}
 
 			double ratio = service.perSecond() / database.perSecond();
@@ -144,7 +155,35 @@ public final class ChatBench {
 						MATCH_RATIO_TARGET, (ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", cpu(service),
 						cpu(database), work(service), work(database), most.errors(), steady.errors(),
 						service.result().errors(), database.result().errors(), load, BenchHost.loadAverage(" "));
+			double rawMs = database.usage().cpu().total().toNanos() / 1e6 / Math.max(1, database.result().operations());
+			double serviceMs = service.usage().cpu().total().toNanos() / 1e6
+					/ Math.max(1, service.result().operations());
+			double serviceTotal = Math.max(1, serviceThreads.total().toNanos());
+			System.out.printf(
+					"CPU per message, every process: service path %.3f ms, raw JDBC %.3f ms; %.1f would need the "
+							+ "service path at %.3f ms.%nThe framework's floor, GET /actuator/health/liveness "
+							+ "(no token, no JSON, no store) in the same slices: %,.0f/s, the service's CPU %.3f ms "
+							+ "a call.%nThe service's CPU while measured: %.0f %% JIT compiler threads, %.0f %% GC "
+							+ "threads, %.0f %% the rest.%n",
+					serviceMs, rawMs, MATCH_RATIO_TARGET, rawMs / MATCH_RATIO_TARGET, floor.perSecond(),
+					floor.usage().cpuMs(CpuTime::services, floor.result().operations()),
+					100.0 * serviceThreads.jit().toNanos() / serviceTotal,
+					100.0 * serviceThreads.gc().toNanos() / serviceTotal,
+					100.0 * serviceThreads.rest().toNanos() / serviceTotal);
 		}
+	}
+
+	/**
+	 * The cheapest call the service answers, through Tomcat and the web edge's filters
+	 * but no token, body or store: what any request costs before it does anything.
+	 */
+	private static Load.Operation liveness(ServiceClient http) {
+		return (call) -> {
+			Response response = http.send(Request.of("GET", "/actuator/health/liveness"));
+			if (response.status() != 200) {
+				throw new IllegalStateException("liveness " + response.status());
+			}
+		};
 	}
 
 	/** CPU per message: the services, MariaDB, Redis and this bench's own process. */
