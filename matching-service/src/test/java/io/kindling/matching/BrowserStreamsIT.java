@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
@@ -12,6 +14,7 @@ import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.CorsChecks;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -145,15 +148,21 @@ class BrowserStreamsIT {
 
 		// the server learns the client went away when it next writes to it: its ping
 		streams.remove(1).close();
-		await().atMost(Duration.ofSeconds(10)).until(() -> {
-			EventStream fifth = this.instances.a.http().events(events("").bearer(x));
-			if (fifth.status() != 200) {
-				fifth.close();
-				return false;
-			}
-			streams.add(fifth);
-			return true;
-		});
+		try {
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				EventStream fifth = this.instances.a.http().events(events("").bearer(x));
+				if (fifth.status() != 200) {
+					fifth.close();
+					return false;
+				}
+				streams.add(fifth);
+				return true;
+			});
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new AssertionError("the closed stream's place was not freed; the clock stands at "
+					+ this.instances.clock.millis() + " ms and the leases are (id=ends at) " + leases(), ex);
+		}
 		streams.forEach(EventStream::close);
 	}
 
@@ -192,6 +201,20 @@ class BrowserStreamsIT {
 		Response ticket = this.instances.a.http().send(Request.of("POST", path).bearer(x).header("Origin", APP));
 		assertThat(ticket.status()).isEqualTo(201);
 		CorsChecks.assertAllowed(ticket, APP);
+	}
+
+	/** Every principal's stream leases in Redis, each id with when it ends. */
+	private Map<String, List<String>> leases() {
+		Map<String, List<String>> leases = new TreeMap<>();
+		for (String key : this.instances.redis.keys("matching-service:streams:*")) {
+			leases.put(key,
+					this.instances.redis.opsForZSet()
+						.rangeWithScores(key, 0, -1)
+						.stream()
+						.map((lease) -> lease.getValue() + "=" + lease.getScore().longValue())
+						.toList());
+		}
+		return leases;
 	}
 
 	static String ticket(Api api, String session) {

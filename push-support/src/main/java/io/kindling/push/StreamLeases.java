@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import io.kindling.redis.LuaScript;
 import io.kindling.support.web.ProblemType;
@@ -35,7 +36,10 @@ import org.springframework.scheduling.TaskScheduler;
  * Redis ({@code <service>:streams:{<principal hash>}}) that its instance renews every
  * third of {@code kindling.web.stream-lease}, after its streams wrote a comment to their
  * clients (so a client that went away is noticed then, and its lease released); the
- * streams of an instance that died stop counting when their leases end.
+ * streams of an instance that died stop counting when their leases end. A principal's
+ * leases are renewed and released here in turn, never at once: a renewal that read a
+ * lease just before its stream closed would otherwise put it back in Redis after its
+ * release took it out, where it would count until it ended although nobody renews it.
  */
 public final class StreamLeases implements SmartLifecycle {
 
@@ -58,6 +62,12 @@ public final class StreamLeases implements SmartLifecycle {
 	/** The leases this instance holds, by key. */
 	private final Map<String, Set<String>> held = new ConcurrentHashMap<>();
 
+	/**
+	 * Taken to renew or release the leases of one key, by the key's hash: a few keys
+	 * share each, which only makes them wait on one another's call to Redis.
+	 */
+	private final ReentrantLock[] turns = new ReentrantLock[64];
+
 	private final List<Runnable> beforeRenewal = new CopyOnWriteArrayList<>();
 
 	private final AtomicBoolean renewing = new AtomicBoolean();
@@ -75,6 +85,9 @@ public final class StreamLeases implements SmartLifecycle {
 		this.scheduler = scheduler;
 		this.limits = limits;
 		this.keyPrefix = keyPrefix;
+		for (int i = 0; i < this.turns.length; i++) {
+			this.turns[i] = new ReentrantLock();
+		}
 	}
 
 	/**
@@ -96,7 +109,13 @@ public final class StreamLeases implements SmartLifecycle {
 							+ " event streams may be open at once; close one, or retry when one has closed",
 					Duration.ofMillis(wait));
 		}
-		this.held.computeIfAbsent(key, (k) -> ConcurrentHashMap.newKeySet()).add(id);
+		// added in one step with finding the key's set: a release that empties the set
+		// drops it, and an id added to a set already dropped would never be renewed
+		this.held.compute(key, (k, ids) -> {
+			Set<String> held = (ids != null) ? ids : ConcurrentHashMap.newKeySet();
+			held.add(id);
+			return held;
+		});
 		return new Lease(key, id);
 	}
 
@@ -105,15 +124,20 @@ public final class StreamLeases implements SmartLifecycle {
 	 * itself, since nobody renews it.
 	 */
 	public void release(Lease lease) {
-		this.held.computeIfPresent(lease.key(), (key, ids) -> {
-			ids.remove(lease.id());
-			return ids.isEmpty() ? null : ids;
-		});
+		ReentrantLock turn = turnOf(lease.key());
+		turn.lock();
 		try {
+			this.held.computeIfPresent(lease.key(), (key, ids) -> {
+				ids.remove(lease.id());
+				return ids.isEmpty() ? null : ids;
+			});
 			this.redis.opsForZSet().remove(lease.key(), lease.id());
 		}
 		catch (DataAccessException ex) {
 			log.debug("Could not release a stream's lease; it ends by itself", ex);
+		}
+		finally {
+			turn.unlock();
 		}
 	}
 
@@ -129,23 +153,40 @@ public final class StreamLeases implements SmartLifecycle {
 	public void renew() {
 		this.beforeRenewal.forEach(Runnable::run);
 		String until = String.valueOf(this.clock.millis() + this.limits.streamLease().toMillis());
-		this.held.forEach((key, ids) -> {
-			if (ids.isEmpty()) {
-				return;
-			}
-			List<String> args = new ArrayList<>();
-			args.add(until);
-			args.add(String.valueOf(this.limits.streamLease().toMillis()));
-			args.addAll(ids);
+		for (String key : this.held.keySet()) {
+			ReentrantLock turn = turnOf(key);
+			turn.lock();
 			try {
-				this.renew.run(this.redis, List.of(key), args.toArray(String[]::new));
+				renew(key, until);
 			}
-			catch (DataAccessException ex) {
-				// the next round tries again; a lease that ends meanwhile is counted
-				// again then
-				log.warn("Could not renew the leases of open event streams", ex);
+			finally {
+				turn.unlock();
 			}
-		});
+		}
+	}
+
+	/** Renews the leases of one key held here; its turn is taken. */
+	private void renew(String key, String until) {
+		Set<String> ids = this.held.get(key);
+		if (ids == null || ids.isEmpty()) {
+			return;
+		}
+		List<String> args = new ArrayList<>();
+		args.add(until);
+		args.add(String.valueOf(this.limits.streamLease().toMillis()));
+		args.addAll(ids);
+		try {
+			this.renew.run(this.redis, List.of(key), args.toArray(String[]::new));
+		}
+		catch (DataAccessException ex) {
+			// the next round tries again; a lease that ends meanwhile is counted again
+			// then
+			log.warn("Could not renew the leases of open event streams", ex);
+		}
+	}
+
+	private ReentrantLock turnOf(String key) {
+		return this.turns[Math.floorMod(key.hashCode(), this.turns.length)];
 	}
 
 	/** The key of a principal's leases: hashed, so no session token is part of a key. */

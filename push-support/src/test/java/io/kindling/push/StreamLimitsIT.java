@@ -9,6 +9,7 @@ import io.kindling.infra.test.MutableClock;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
 import io.kindling.infra.test.RealServersExtension;
+import io.kindling.redis.LuaScript;
 import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refused;
 import org.junit.jupiter.api.AfterAll;
@@ -107,6 +108,39 @@ class StreamLimitsIT {
 	}
 
 	@Test
+	void aStreamReleasedWhileItsLeaseIsBeingRenewedStaysReleased() {
+		List<StreamLeases.Lease> open = new ArrayList<>();
+		for (int i = 0; i < 4; i++) {
+			open.add(this.a.acquire("user:7"));
+		}
+		StreamLeases.Lease closed = open.remove(1);
+
+		// the ping that finds the client gone releases its lease on a thread of its own
+		// while the renewal is under way: after the renewal read the leases held here,
+		// before its script reaches Redis; the release gets every chance to land first
+		List<Thread> releases = new ArrayList<>();
+		try (LuaScript.Listening listening = LuaScript.listen((script, keys) -> {
+			if (script.name().equals("renew_stream_leases") && keys.contains(closed.key())) {
+				Thread release = Thread.ofPlatform().start(() -> this.a.release(closed));
+				releases.add(release);
+				join(release, Duration.ofSeconds(1));
+			}
+		})) {
+			this.a.renew();
+		}
+		assertThat(releases).as("the release ran during the renewal").hasSize(1);
+		join(releases.get(0), Duration.ofSeconds(10));
+		assertThat(releases.get(0).isAlive()).as("the release finished").isFalse();
+
+		assertThat(redis.opsForZSet().score(closed.key(), closed.id())).as("the released lease").isNull();
+		assertThat(open).allSatisfy((lease) -> assertThat(redis.opsForZSet().score(lease.key(), lease.id()))
+			.isEqualTo((double) (this.clock.millis() + LIMITS.streamLease().toMillis())));
+		// the clock stands still: a lease the renewal put back would count for good
+		this.b.acquire("user:7");
+		assertThatExceptionOfType(Refused.class).isThrownBy(() -> this.b.acquire("user:7"));
+	}
+
+	@Test
 	void aPrincipalsKeyHoldsNoTokenAndEndsWithItsLastLease() {
 		StreamLeases.Lease lease = this.a.acquire("a-session-token-that-must-not-be-a-key");
 
@@ -133,6 +167,16 @@ class StreamLimitsIT {
 
 		this.clock.advance(Duration.ofSeconds(40));
 		assertThat(onB.issue("user:7")).as("a new minute").isNotNull();
+	}
+
+	private static void join(Thread thread, Duration atMost) {
+		try {
+			thread.join(atMost);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
 	}
 
 	private StreamLeases leases() {

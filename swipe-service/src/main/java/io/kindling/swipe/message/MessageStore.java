@@ -42,12 +42,20 @@ class MessageStore {
 	/** A message to store: what a send asked for. */
 	record Draft(long matchId, long fromUserId, String text, String clientMessageId, Instant sentAt) {
 
-		/**
-		 * Whether this is the draft of that match, sender and {@code client_message_id}.
-		 */
-		boolean is(long matchId, long fromUserId, String clientMessageId) {
-			return this.matchId == matchId && this.fromUserId == fromUserId
-					&& this.clientMessageId.equals(clientMessageId);
+		Key key() {
+			return new Key(this.matchId, this.fromUserId, this.clientMessageId);
+		}
+
+	}
+
+	/**
+	 * What makes a message one: its match, its sender and their {@code client_message_id}
+	 * (the unique key).
+	 */
+	record Key(long matchId, long fromUserId, String clientMessageId) {
+
+		static Key of(MatchMessage message) {
+			return new Key(message.matchId(), message.fromUserId(), message.clientMessageId());
 		}
 
 	}
@@ -79,16 +87,16 @@ class MessageStore {
 				insert.setBigDecimal(++column, SqlTime.epochSeconds(draft.sentAt()));
 			}
 			insert.execute();
+			// a key twice in the list stores its first draft
+			Map<Key, Draft> byKey = new HashMap<>();
+			drafts.forEach((draft) -> byKey.putIfAbsent(draft.key(), draft));
 			List<MatchMessage> stored = new ArrayList<>(drafts.size());
 			try (ResultSet rows = insert.getResultSet()) {
 				while (rows.next()) {
 					long matchId = rows.getLong("match_id");
 					long fromUserId = rows.getLong("from_user_id");
 					String clientMessageId = rows.getString("client_message_id");
-					Draft draft = drafts.stream()
-						.filter((candidate) -> candidate.is(matchId, fromUserId, clientMessageId))
-						.findFirst()
-						.orElseThrow();
+					Draft draft = Objects.requireNonNull(byKey.get(new Key(matchId, fromUserId, clientMessageId)));
 					stored.add(new MatchMessage(rows.getLong("message_id"), matchId, fromUserId, draft.text(),
 							clientMessageId, draft.sentAt()));
 				}

@@ -1,6 +1,7 @@
 package io.kindling.swipe.message;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +18,7 @@ import io.kindling.swipe.match.MatchRef;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.message.MessageOutbox.Stored;
 import io.kindling.swipe.message.MessageStore.Draft;
+import io.kindling.swipe.message.MessageStore.Key;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -211,17 +213,19 @@ class MessageWriter implements DisposableBean {
 		if (toStore.isEmpty()) {
 			return answers;
 		}
-		List<MatchMessage> stored = this.store.insertAll(toStore.stream().map(Send::draft).toList());
-		List<Stored> events = new ArrayList<>(stored.size());
+		// the rows this insert stored, each claimed by the first send of its id
+		Map<Key, MatchMessage> unclaimed = new HashMap<>();
+		for (MatchMessage message : this.store.insertAll(toStore.stream().map(Send::draft).toList())) {
+			unclaimed.put(Key.of(message), message);
+		}
+		List<Stored> events = new ArrayList<>(unclaimed.size());
 		for (Send send : toStore) {
 			Draft draft = send.draft();
 			MatchRef match = live.get(draft.matchId());
-			Optional<MatchMessage> mine = stored.stream()
-				.filter((message) -> draft.is(message.matchId(), message.fromUserId(), message.clientMessageId()))
-				.findFirst();
-			if (mine.isPresent() && !events.stream().anyMatch((event) -> event.message() == mine.get())) {
-				events.add(new Stored(mine.get(), match, send.traceparent()));
-				answers.add(Answer.written(send, new Written(mine.get(), true, match)));
+			MatchMessage mine = unclaimed.remove(draft.key());
+			if (mine != null) {
+				events.add(new Stored(mine, match, send.traceparent()));
+				answers.add(Answer.written(send, new Written(mine, true, match)));
 				continue;
 			}
 			// a retry, of a send before this group or of one earlier in it
