@@ -8,6 +8,7 @@ import java.util.function.Function;
 
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.JvmOptions;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.ServiceJar;
 import io.kindling.infra.test.RealServersExtension;
@@ -46,11 +47,11 @@ record RelayedServices(ServiceJar swipes, ServiceJar rooms, ServiceClient swipeA
 			String... matchingSettings) throws Exception {
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
-		ServiceJar swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, ServiceJar.QUICK_START,
+		ServiceJar swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, JvmOptions.QUICK_START,
 				"384m", FreePorts.pick(),
 				settings(databasePort, name + "_swipe", "--kindling.security.jwt-secret=" + jwtSecret),
 				logs.resolve(name + "-swipe-service.log"));
-		ServiceJar rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, ServiceJar.QUICK_START,
+		ServiceJar rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, JvmOptions.QUICK_START,
 				"384m", FreePorts.pick(), settings(databasePort, name + "_matching", matchingSettings),
 				logs.resolve(name + "-matching-service.log"));
 		swipes.awaitHealthy(startUp);

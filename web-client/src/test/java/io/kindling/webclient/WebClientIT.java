@@ -11,6 +11,7 @@ import io.kindling.infra.http.Hs256;
 import io.kindling.infra.http.ServiceClient;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.JvmOptions;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.PrometheusServer;
 import io.kindling.infra.servers.ServiceJar;
@@ -90,14 +91,14 @@ class WebClientIT {
 		}
 		Path root = Path.of(System.getProperty("kindling.root"));
 		Path logs = Path.of("target").toAbsolutePath();
-		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, ServiceJar.QUICK_START, "384m",
+		swipes = ServiceJar.start(ServiceJar.locate(root, "swipe-service"), null, JvmOptions.QUICK_START, "384m",
 				FreePorts.pick(),
 				// streams end every 20 s, so the pages reconnect (new ticket,
 				// last_event_id) during the tests
 				settings("webclient_swipe", "--kindling.security.jwt-secret=" + JWT_SECRET,
 						"--kindling.swipe.events.stream-timeout=20s", "--kindling.swipe.admin-token=" + ADMIN_TOKEN),
 				logs.resolve("webclient-swipe-service.log"));
-		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, ServiceJar.QUICK_START, "384m",
+		rooms = ServiceJar.start(ServiceJar.locate(root, "matching-service"), null, JvmOptions.QUICK_START, "384m",
 				FreePorts.pick(), settings("webclient_matching", "--kindling.matching.admin-token=" + ADMIN_TOKEN),
 				logs.resolve("webclient-matching-service.log"));
 		// the browsers start while the services do

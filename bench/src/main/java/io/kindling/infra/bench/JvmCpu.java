@@ -87,6 +87,13 @@ public record JvmCpu(Duration jit, Duration gc, Duration rest) {
 				100 * share);
 	}
 
+	/** "a % JIT compiler threads, b % GC threads, c % the rest (requests, I/O)". */
+	public String shares() {
+		double all = Math.max(1, total().toNanos());
+		return String.format("%.0f %% JIT compiler threads, %.0f %% GC threads, %.0f %% the rest (requests, I/O)",
+				100.0 * this.jit.toNanos() / all, 100.0 * this.gc.toNanos() / all, 100.0 * this.rest.toNanos() / all);
+	}
+
 	/** The JIT compiler's share of the total, 0 to 1. */
 	public double jitShare() {
 		long all = total().toNanos();

@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.JvmOptions;
 import io.kindling.infra.servers.ServerProcess;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -24,13 +25,6 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
  * {@link KafkaCluster}. Storage is formatted once per dir.
  */
 public final class KafkaBroker extends ServerProcess {
-
-	/**
-	 * For a node that lives for one test run: compiled with C1 alone, its JVM starts on
-	 * much less CPU, which counts where three start at once on two cores. Not for one
-	 * whose speed is measured.
-	 */
-	public static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
 
 	private final KafkaNode node;
 
@@ -49,7 +43,7 @@ public final class KafkaBroker extends ServerProcess {
 
 	/**
 	 * A one-node Kafka that is its own controller quorum, its JVM given these options too
-	 * ({@link #QUICK_START}, say).
+	 * ({@link JvmOptions#QUICK_START}, say).
 	 */
 	public KafkaBroker(Path workDir, int port, int controllerPort, int partitions, List<String> jvmOptions) {
 		this(workDir, new KafkaNode(1, port, controllerPort), List.of(new KafkaNode(1, port, controllerPort)),
@@ -198,13 +192,13 @@ public final class KafkaBroker extends ServerProcess {
 
 	/**
 	 * Kafka's storage tool, formatting the data dir the properties name: a JVM that runs
-	 * for a second or two, so with C1 alone ({@link #QUICK_START}), which spares it the
-	 * CPU of compiling for a long run.
+	 * for a second or two, so with C1 alone ({@link JvmOptions#QUICK_START}), which
+	 * spares it the CPU of compiling for a long run.
 	 */
 	private static List<String> formatCommand(String clusterId, Path properties) {
 		List<String> command = java("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", properties.toString(),
 				"--ignore-formatted");
-		command.addAll(1, QUICK_START);
+		command.addAll(1, JvmOptions.QUICK_START);
 		return command;
 	}
 

@@ -17,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import io.kindling.infra.servers.FreePorts;
+import io.kindling.infra.servers.JvmOptions;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListTopicsOptions;
@@ -35,7 +36,7 @@ import org.apache.kafka.common.Uuid;
  * <p>
  * Every node is also a controller: two nodes down lose the quorum, and the survivor can
  * then neither move leaders nor shrink in-sync sets. One down is what it is built for.
- * Its nodes are for tests, and start as {@link KafkaBroker#QUICK_START}.
+ * Its nodes are for tests, and start as {@link JvmOptions#QUICK_START}.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -53,7 +54,7 @@ public final class KafkaCluster implements AutoCloseable {
 		String clusterId = clusterId(workDir);
 		this.nodes = quorum.stream()
 			.map((node) -> new KafkaBroker(workDir.resolve("node-" + node.id()), node, quorum, clusterId, partitions,
-					KafkaBroker.QUICK_START))
+					JvmOptions.QUICK_START))
 			.toList();
 	}
 

@@ -18,13 +18,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class ServiceJar {
 
-	/**
-	 * JVM options for a service that lives for one test class: compiled with C1 alone, it
-	 * starts on much less CPU (on two busy cores two services took 40-50 s each to start
-	 * at once). Not for a service whose speed is measured.
-	 */
-	public static final List<String> QUICK_START = List.of("-XX:TieredStopAtLevel=1");
-
 	private final String name;
 
 	private final int port;

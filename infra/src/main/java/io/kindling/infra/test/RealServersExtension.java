@@ -13,6 +13,7 @@ import io.kindling.infra.kafka.KafkaBroker;
 import io.kindling.infra.kafka.KafkaCluster;
 import io.kindling.infra.servers.FreePorts;
 import io.kindling.infra.servers.GaleraCluster;
+import io.kindling.infra.servers.JvmOptions;
 import io.kindling.infra.servers.MariaDbServer;
 import io.kindling.infra.servers.RedisCluster;
 import io.kindling.infra.servers.RedisSentinels;
@@ -203,11 +204,9 @@ public final class RealServersExtension implements BeforeAllCallback {
 				throw new UncheckedIOException(ex);
 			}
 			// A test JVM that ends abruptly must not leave servers behind. They stop
-			// after
-			// Spring Boot's own shutdown hook, which closes the test contexts cached
-			// until
-			// the JVM exits: a context closing while its Redis is gone waited out its
-			// listeners' resubscription until surefire killed the fork.
+			// after Spring Boot's own shutdown hook, which closes the test contexts
+			// cached until the JVM exits: a context closing while its Redis is gone
+			// waited out its listeners' resubscription until surefire killed the fork.
 			Runtime.getRuntime().addShutdownHook(new Thread(this::closeAfterSpringBoot, "real-servers-shutdown"));
 		}
 
@@ -291,7 +290,7 @@ public final class RealServersExtension implements BeforeAllCallback {
 		synchronized void startKafka() {
 			if (this.kafka == null) {
 				this.kafka = new KafkaBroker(this.root.resolve("kafka"), FreePorts.pick(), FreePorts.pick(), 6,
-						KafkaBroker.QUICK_START);
+						JvmOptions.QUICK_START);
 				this.kafka.start();
 			}
 		}

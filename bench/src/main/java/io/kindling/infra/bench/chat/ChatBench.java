@@ -122,9 +122,9 @@ public final class ChatBench {
 			Load.Operation probe = liveness(new ServiceClient(swipes.port(), Duration.ofSeconds(10)));
 			Load.closedLoop(clients, warmup, http);
 			Load.closedLoop(clients, Duration.ofSeconds(5), raw);
-			// rounds as the measured slices go, the probe's path compiled too: a path
-			// first
-			// run while measured had the JIT take a fifth of the service's CPU there
+			// rounds as the measured slices go, the probe's path compiled too: a
+			// path first run while measured had the JIT take a fifth of the service's
+			// CPU there
 			JvmCpu.warmUntilJitSettles(swipes.pid(), () -> {
 				Load.closedLoop(clients, Duration.ofSeconds(5), http);
 				return Load.closedLoop(clients, Duration.ofSeconds(2), probe);
@@ -160,21 +160,15 @@ public final class ChatBench {
 						MATCH_RATIO_TARGET, (ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", cpu(service),
 						cpu(database), work(service), work(database), most.errors(), steady.errors(),
 						service.result().errors(), database.result().errors(), load, BenchHost.loadAverage(" "));
-			double rawMs = database.usage().cpu().total().toNanos() / 1e6 / Math.max(1, database.result().operations());
-			double serviceMs = service.usage().cpu().total().toNanos() / 1e6
-					/ Math.max(1, service.result().operations());
-			double serviceTotal = Math.max(1, serviceThreads.total().toNanos());
+			double rawMs = database.usage().cpuMs(CpuTime::total, database.result().operations());
+			double serviceMs = service.usage().cpuMs(CpuTime::total, service.result().operations());
 			System.out.printf(
 					"CPU per message, every process: service path %.3f ms, raw JDBC %.3f ms; %.1f would need the "
 							+ "service path at %.3f ms.%nThe framework's floor, GET /actuator/health/liveness "
 							+ "(no token, no JSON, no store) in the same slices: %,.0f/s, the service's CPU %.3f ms "
-							+ "a call.%nThe service's CPU while measured: %.0f %% JIT compiler threads, %.0f %% GC "
-							+ "threads, %.0f %% the rest.%n",
+							+ "a call.%nThe service's CPU while measured: %s.%n",
 					serviceMs, rawMs, MATCH_RATIO_TARGET, rawMs / MATCH_RATIO_TARGET, floor.perSecond(),
-					floor.usage().cpuMs(CpuTime::services, floor.result().operations()),
-					100.0 * serviceThreads.jit().toNanos() / serviceTotal,
-					100.0 * serviceThreads.gc().toNanos() / serviceTotal,
-					100.0 * serviceThreads.rest().toNanos() / serviceTotal);
+					floor.usage().cpuMs(CpuTime::services, floor.result().operations()), serviceThreads.shares());
 		}
 	}
 

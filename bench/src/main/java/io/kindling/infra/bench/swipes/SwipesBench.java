@@ -133,12 +133,7 @@ public final class SwipesBench {
 				CpuTime.msPer(httpCpu.services(), httpSwipes), CpuTime.msPer(httpCpu.mariaDb(), httpSwipes),
 				CpuTime.msPer(httpCpu.redis(), httpSwipes), CpuTime.msPer(httpCpu.bench(), httpSwipes),
 				CpuTime.msPer(jdbcCpu.bench(), jdbcSwipes), CpuTime.msPer(jdbcCpu.mariaDb(), jdbcSwipes));
-		double serviceTotal = Math.max(1, serviceThreads.total().toNanos());
-		System.out.printf(
-				"The service's CPU while measured: %.0f %% JIT compiler threads, %.0f %% GC threads, %.0f %% the rest (requests, I/O).%n",
-				100.0 * serviceThreads.jit().toNanos() / serviceTotal,
-				100.0 * serviceThreads.gc().toNanos() / serviceTotal,
-				100.0 * serviceThreads.rest().toNanos() / serviceTotal);
+		System.out.printf("The service's CPU while measured: %s.%n", serviceThreads.shares());
 		System.out.printf(
 				"Work per swipe: HTTP %.2f SQL statements (%.2f explicit commits), %.2f Redis commands; raw JDBC %.2f SQL statements (%.2f explicit commits).%n",
 				http.per(Usage::sqlStatements), http.per(Usage::sqlCommits), http.per(Usage::redisCommands),
