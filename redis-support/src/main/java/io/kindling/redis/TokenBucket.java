@@ -1,7 +1,10 @@
 package io.kindling.redis;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -15,6 +18,8 @@ public final class TokenBucket {
 	private static final LuaScript<Long> SCRIPT = LuaScript.load("token_bucket", Long.class);
 
 	private final StringRedisTemplate redis;
+
+	private final ScriptCalls calls;
 
 	private final double perSecond;
 
@@ -30,15 +35,32 @@ public final class TokenBucket {
 					"a bucket refills (" + perSecond + "/s) and holds a token (" + burst + ")");
 		}
 		this.redis = redis;
+		this.calls = new ScriptCalls(redis);
 		this.perSecond = perSecond;
 		this.burst = burst;
 	}
 
 	/** Takes a token from the key's bucket, if it has one. */
 	public Taken take(String key, long nowMillis) {
-		Long wait = SCRIPT.run(this.redis, List.of(key), String.valueOf(nowMillis), String.valueOf(this.perSecond),
-				String.valueOf(this.burst));
-		return (wait == null || wait <= 0) ? Taken.TAKEN : new Taken(false, Duration.ofMillis(wait));
+		return Taken.after(SCRIPT.run(this.redis, List.of(key), args(nowMillis)));
+	}
+
+	/**
+	 * Takes a token from each key's bucket, in order (a key twice, twice): in one round
+	 * trip where one connection reaches every key, one by one on a cluster.
+	 * @return whether each was taken
+	 */
+	public List<Taken> takeAll(List<String> keys, long nowMillis) {
+		List<String> args = List.of(args(nowMillis));
+		List<ScriptCalls.Call> calls = new ArrayList<>(keys.size());
+		for (String key : keys) {
+			calls.add(new ScriptCalls.Call(List.of(key), args));
+		}
+		return this.calls.integers(SCRIPT, calls).stream().map(Taken::after).toList();
+	}
+
+	private String[] args(long nowMillis) {
+		return new String[] { String.valueOf(nowMillis), String.valueOf(this.perSecond), String.valueOf(this.burst) };
 	}
 
 	/**
@@ -48,6 +70,13 @@ public final class TokenBucket {
 	public record Taken(boolean taken, Duration retryAfter) {
 
 		static final Taken TAKEN = new Taken(true, Duration.ZERO);
+
+		/**
+		 * The script's answer: 0 when taken, else the milliseconds until a token comes.
+		 */
+		static Taken after(@Nullable Long wait) {
+			return (wait == null || wait <= 0) ? TAKEN : new Taken(false, Duration.ofMillis(wait));
+		}
 
 		/** Whole seconds, at least one, as {@code Retry-After} wants them. */
 		public long retryAfterSeconds() {

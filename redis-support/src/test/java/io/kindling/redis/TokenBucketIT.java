@@ -1,6 +1,7 @@
 package io.kindling.redis;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
@@ -68,6 +69,22 @@ class TokenBucketIT {
 		assertThat(bucket.take(ben, 5_000).taken()).isTrue();
 		// kept only as long as it takes to fill again, plus a second
 		assertThat(redis.getExpire(ana)).isBetween(1L, 2L);
+	}
+
+	@Test
+	void manyBucketsAreTakenFromInOneCallInOrder() {
+		TokenBucket bucket = new TokenBucket(redis, 1, 2);
+		String ana = "test_bucket:{" + UUID.randomUUID() + "}";
+		String ben = "test_bucket:{" + UUID.randomUUID() + "}";
+		assertThat(bucket.take(ben, 5_000).taken()).isTrue();
+
+		List<TokenBucket.Taken> taken = bucket.takeAll(List.of(ana, ben, ana, ben, ana), 5_000);
+
+		assertThat(taken).extracting(TokenBucket.Taken::taken).containsExactly(true, true, true, false, false);
+		assertThat(taken.get(4).retryAfter()).isEqualTo(Duration.ofSeconds(1));
+		// each call counted once: a second later each bucket has one token again
+		assertThat(bucket.takeAll(List.of(ana, ana, ben, ben), 6_000)).extracting(TokenBucket.Taken::taken)
+			.containsExactly(true, false, true, false);
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.ScriptCalls;
 
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -26,9 +27,9 @@ public class ClaimWaitingScript {
 
 	private final ScriptCalls calls;
 
-	ClaimWaitingScript(StringRedisTemplate redis, ScriptCalls calls) {
+	ClaimWaitingScript(StringRedisTemplate redis) {
 		this.redis = redis;
-		this.calls = calls;
+		this.calls = new ScriptCalls(redis);
 	}
 
 	/**

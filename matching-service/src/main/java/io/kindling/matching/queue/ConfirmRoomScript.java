@@ -6,7 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.ScriptCalls;
 
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -28,8 +30,8 @@ public class ConfirmRoomScript {
 
 	private final ScriptCalls calls;
 
-	ConfirmRoomScript(ScriptCalls calls) {
-		this.calls = calls;
+	ConfirmRoomScript(StringRedisTemplate redis) {
+		this.calls = new ScriptCalls(redis);
 	}
 
 	/**

@@ -8,7 +8,9 @@ import java.util.Map;
 import java.util.Optional;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.ScriptCalls;
 
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -23,8 +25,8 @@ public class QueueStatsScript {
 
 	private final ScriptCalls calls;
 
-	QueueStatsScript(ScriptCalls calls) {
-		this.calls = calls;
+	QueueStatsScript(StringRedisTemplate redis) {
+		this.calls = new ScriptCalls(redis);
 	}
 
 	public Map<MatchQueue, Reading> read(List<MatchQueue> queues) {

@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.ScriptCalls;
 
+import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -19,8 +21,8 @@ public class SwapClaimScript {
 
 	private final ScriptCalls calls;
 
-	SwapClaimScript(ScriptCalls calls) {
-		this.calls = calls;
+	SwapClaimScript(StringRedisTemplate redis) {
+		this.calls = new ScriptCalls(redis);
 	}
 
 	/** One swap; true when the claim was the one expected. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Optional;
 
 import io.kindling.redis.LuaScript;
+import io.kindling.redis.ScriptCalls;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;

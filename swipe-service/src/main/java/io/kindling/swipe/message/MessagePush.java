@@ -1,9 +1,10 @@
 package io.kindling.swipe.message;
 
+import java.util.ArrayList;
 import java.util.List;
 
-import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
+import io.kindling.swipe.message.MessageWriter.Written;
 import io.kindling.swipe.push.UserEvent;
 import io.kindling.swipe.push.UserEvents;
 
@@ -28,11 +29,15 @@ class MessagePush {
 	}
 
 	/**
-	 * {@code message_created} with the message, as {@code POST …/messages} answered it:
-	 * call it after the transaction that stored the message committed.
+	 * {@code message_created} with each message, as {@code POST …/messages} answers it,
+	 * all in one send: call it after the transaction that stored them committed.
 	 */
-	void created(MatchMessage message, MatchRef match) {
-		this.events.send(toBoth(match, MESSAGE_CREATED, message));
+	void created(List<Written> messages) {
+		List<UserEvent> events = new ArrayList<>(2 * messages.size());
+		for (Written written : messages) {
+			events.addAll(toBoth(written.match(), MESSAGE_CREATED, written.message()));
+		}
+		this.events.send(events);
 	}
 
 	/**

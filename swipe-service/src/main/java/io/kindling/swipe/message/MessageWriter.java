@@ -11,6 +11,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
@@ -33,11 +34,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Group commit for the messages of many matches: each send waits in the queue of its
  * match's writer ({@code kindling.swipe.messages.writers} of them, a match always on the
- * same one), and a writer stores all that waited while it wrote the last group in one
+ * same one), and a writer counts all that waited while it wrote the last group against
+ * their senders' rates (one Redis round trip), then stores those within them in one
  * transaction of four statements: the share locks of their matches, one
  * {@code INSERT … RETURNING} of the messages, one of their outbox rows, the commit. An
  * idle writer takes a send the moment it comes, so a group only forms under load, where
- * it spares the database a transaction per message.
+ * it spares the database a transaction per message. Once the group committed, its writer
+ * tells both people of each new message, all the group's pushes in one send
+ * ({@link MessagePush}), and only then answers its sends: a {@code 201} comes after its
+ * {@code message_created}.
  * <p>
  * Each send still gets its own answer: a match that is not the sender's or has ended is
  * its {@code 404} alone, a retry finds its stored message, a reused id is its
@@ -59,6 +64,10 @@ class MessageWriter implements DisposableBean {
 
 	private final MessageOutbox outbox;
 
+	private final MessagePush push;
+
+	private final MessageRateLimit rateLimit;
+
 	private final TransactionTemplate transactions;
 
 	private final List<BlockingQueue<Send>> queues = new ArrayList<>();
@@ -69,11 +78,14 @@ class MessageWriter implements DisposableBean {
 
 	private volatile boolean stopped;
 
-	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, TransactionTemplate transactions,
-			MessageProperties properties, MeterRegistry meters) {
+	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push,
+			MessageRateLimit rateLimit, TransactionTemplate transactions, MessageProperties properties,
+			MeterRegistry meters) {
 		this.matches = matches;
 		this.store = store;
 		this.outbox = outbox;
+		this.push = push;
+		this.rateLimit = rateLimit;
 		this.transactions = transactions;
 		this.groups = DistributionSummary.builder("kindling.swipe.messages.group")
 			.description("Messages stored per transaction by the group commit")
@@ -93,12 +105,14 @@ class MessageWriter implements DisposableBean {
 	/**
 	 * Stores the draft in the next group of its match's writer, or alone, in a
 	 * transaction of its own on the caller's thread, when that group failed as a whole or
-	 * the writers have stopped.
+	 * the writers have stopped; tells both people of it once stored (not for a retry).
+	 * Either way it is counted against its sender's rate first, once.
 	 * @return what was stored (or found stored, for a retry), and the match
-	 * @throws Refused {@code no-such-match} or {@code client-message-id-reused}
+	 * @throws Refused {@code rate-limited}, {@code no-such-match} or
+	 * {@code client-message-id-reused}
 	 */
 	Written write(Draft draft) {
-		Send send = new Send(draft, this.outbox.currentTrace(), new CompletableFuture<>());
+		Send send = new Send(draft, this.outbox.currentTrace(), new AtomicBoolean(), new CompletableFuture<>());
 		return inGroup(send).orElseGet(() -> alone(send));
 	}
 
@@ -127,11 +141,18 @@ class MessageWriter implements DisposableBean {
 	 * The send as a group of its own: the same statements, in a transaction of its own.
 	 */
 	private Written alone(Send send) {
+		if (!send.counted().getAndSet(true)) {
+			this.rateLimit.count(send.draft().fromUserId());
+		}
 		Answer answer = Objects.requireNonNull(this.transactions.execute((tx) -> store(List.of(send)).get(0)));
 		if (answer.refused() != null) {
 			throw answer.refused();
 		}
-		return Objects.requireNonNull(answer.written());
+		Written written = Objects.requireNonNull(answer.written());
+		if (written.created()) {
+			this.push.created(List.of(written));
+		}
+		return written;
 	}
 
 	/**
@@ -170,7 +191,11 @@ class MessageWriter implements DisposableBean {
 		queue.forEach((send) -> send.answer().complete(Optional.empty()));
 	}
 
-	private void writeGroup(List<Send> group) {
+	private void writeGroup(List<Send> sent) {
+		List<Send> group = withinRate(sent);
+		if (group.isEmpty()) {
+			return;
+		}
 		this.groups.record(group.size());
 		List<Answer> answers = new ArrayList<>(group.size());
 		try {
@@ -181,6 +206,7 @@ class MessageWriter implements DisposableBean {
 			group.forEach((send) -> send.answer().complete(Optional.empty()));
 			return;
 		}
+		pushCreated(answers);
 		// once committed: the refusals stand as well, each read with its lock
 		for (Answer answer : answers) {
 			if (answer.refused() != null) {
@@ -189,6 +215,50 @@ class MessageWriter implements DisposableBean {
 			else {
 				answer.send().answer().complete(Optional.of(Objects.requireNonNull(answer.written())));
 			}
+		}
+	}
+
+	/**
+	 * Counts the sends against their senders' rates and answers those past them.
+	 * @return the others
+	 */
+	private List<Send> withinRate(List<Send> sent) {
+		List<@Nullable Refused> refusals = this.rateLimit
+			.countAll(sent.stream().map((send) -> send.draft().fromUserId()).toList());
+		List<Send> within = new ArrayList<>(sent.size());
+		for (int i = 0; i < sent.size(); i++) {
+			Send send = sent.get(i);
+			send.counted().set(true);
+			Refused refused = refusals.get(i);
+			if (refused != null) {
+				send.answer().completeExceptionally(refused);
+			}
+			else {
+				within.add(send);
+			}
+		}
+		return within;
+	}
+
+	/**
+	 * Tells of the group's new messages. Redis may fail, the messages are stored all the
+	 * same: their sends must still be answered, and not written again.
+	 */
+	private void pushCreated(List<Answer> answers) {
+		List<Written> created = new ArrayList<>(answers.size());
+		for (Answer answer : answers) {
+			if (answer.written() != null && answer.written().created()) {
+				created.add(answer.written());
+			}
+		}
+		if (created.isEmpty()) {
+			return;
+		}
+		try {
+			this.push.created(created);
+		}
+		catch (RuntimeException ex) {
+			log.warn("Could not tell of {} stored messages", created.size(), ex);
 		}
 	}
 
@@ -265,8 +335,11 @@ class MessageWriter implements DisposableBean {
 
 	/**
 	 * @param traceparent the trace context of the send's request, for its outbox row
+	 * @param counted whether it was counted against its sender's rate, so that a send
+	 * written alone after its group failed is not counted twice
 	 */
-	private record Send(Draft draft, @Nullable String traceparent, CompletableFuture<Optional<Written>> answer) {
+	private record Send(Draft draft, @Nullable String traceparent, AtomicBoolean counted,
+			CompletableFuture<Optional<Written>> answer) {
 
 	}
 

@@ -46,31 +46,29 @@ class Messages {
 
 	private final MessagePush push;
 
-	private final MessageRateLimit rateLimit;
-
 	private final TransactionTemplate transactions;
 
 	private final Clock clock;
 
-	Messages(MatchStore matches, MessageStore store, MessageWriter writer, MessagePush push, MessageRateLimit rateLimit,
+	Messages(MatchStore matches, MessageStore store, MessageWriter writer, MessagePush push,
 			TransactionTemplate transactions, Clock clock) {
 		this.matches = matches;
 		this.store = store;
 		this.writer = writer;
 		this.push = push;
-		this.rateLimit = rateLimit;
 		this.transactions = transactions;
 		this.clock = clock;
 	}
 
 	/**
-	 * Stores the message with its {@code MESSAGE_SENT} row in one transaction, under a
-	 * share lock of the match, so a message is never stored after the match ended: in a
-	 * group with others waiting at the same moment, or alone when that group failed
-	 * ({@link MessageWriter}). Both people are told once it committed and its connection
-	 * went back to the pool (the pushes are Redis round trips that need no database). A
-	 * retry (the same {@code client_message_id} and text) stores and tells nothing, and
-	 * answers the stored message.
+	 * Counts the message against its sender's rate, then stores it with its
+	 * {@code MESSAGE_SENT} row in one transaction, under a share lock of the match, so a
+	 * message is never stored after the match ended: in a group with others waiting at
+	 * the same moment, or alone when that group failed ({@link MessageWriter}). Both
+	 * people are told once it committed and its connection went back to the pool (the
+	 * pushes are Redis round trips that need no database). A retry (the same
+	 * {@code client_message_id} and text) stores and tells nothing, and answers the
+	 * stored message.
 	 */
 	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
@@ -83,13 +81,9 @@ class Messages {
 			throw MessageRefusals.BAD_MESSAGE.refused("client_message_id must be 1 to " + MAX_CLIENT_MESSAGE_ID_LENGTH
 					+ " printable ASCII characters without spaces, one new id per message (a UUID, say).");
 		}
-		this.rateLimit.count(userId);
 		Draft draft = new Draft(matchId, userId, text, clientMessageId,
 				this.clock.instant().truncatedTo(ChronoUnit.MICROS));
 		Written written = this.writer.write(draft);
-		if (written.created()) {
-			this.push.created(written.message(), written.match());
-		}
 		return new Sent(written.message(), written.created());
 	}
 

@@ -1,17 +1,15 @@
-package io.kindling.matching.queue;
+package io.kindling.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
-import io.kindling.redis.LuaScript;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.exceptions.JedisException;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
-
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.ReturnType;
@@ -19,16 +17,15 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisExceptionConverter;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.stereotype.Component;
 
 /**
- * Runs one script for several tokens, each call on its own token's slot: in one round
- * trip where one connection reaches every key (one server, or the Sentinels' primary),
- * one by one on a cluster, whose slots live on several nodes. Either way by SHA, loading
- * the script again after {@code NOSCRIPT} (a promoted replica has none cached).
+ * Runs one script several times, each call with the keys of one slot (a token's, a
+ * user's): in one round trip where one connection reaches every key (one server, or the
+ * Sentinels' primary), one by one on a cluster, whose slots live on several nodes. Either
+ * way by SHA, loading the script again after {@code NOSCRIPT} (a promoted replica has
+ * none cached).
  */
-@Component
-class ScriptCalls {
+public final class ScriptCalls {
 
 	private static final JedisExceptionConverter EXCEPTIONS = new JedisExceptionConverter();
 
@@ -36,21 +33,21 @@ class ScriptCalls {
 
 	private final boolean pipelined;
 
-	ScriptCalls(StringRedisTemplate redis) {
+	public ScriptCalls(StringRedisTemplate redis) {
 		this.redis = redis;
 		this.pipelined = !(redis.getConnectionFactory() instanceof JedisConnectionFactory jedis
 				&& jedis.isRedisClusterAware());
 	}
 
 	/** Whether calls for several slots share one round trip here. */
-	boolean pipelined() {
+	public boolean pipelined() {
 		return this.pipelined;
 	}
 
 	/**
 	 * @return each call's integer answer, in order
 	 */
-	List<Long> integers(LuaScript<Long> script, List<Call> calls) {
+	public List<Long> integers(LuaScript<Long> script, List<Call> calls) {
 		if (calls.isEmpty()) {
 			return List.of();
 		}
@@ -76,7 +73,7 @@ class ScriptCalls {
 	/**
 	 * @return each call's list answer, in order, its elements as text
 	 */
-	List<List<String>> lists(LuaScript<List> script, List<Call> calls) {
+	public List<List<String>> lists(LuaScript<List> script, List<Call> calls) {
 		if (calls.isEmpty()) {
 			return List.of();
 		}
@@ -114,7 +111,7 @@ class ScriptCalls {
 	 * Runs the pipeline's commands; a {@code NOSCRIPT} answer stays in the list (as the
 	 * exception) for the caller to run that call again, every other error is thrown.
 	 */
-	List<Object> pipeline(PipelineBody body) {
+	public List<Object> pipeline(PipelineBody body) {
 		try {
 			return this.redis.executePipelined((RedisCallback<Object>) (connection) -> {
 				body.send(connection);
@@ -138,7 +135,7 @@ class ScriptCalls {
 		}
 	}
 
-	static void evalSha(RedisConnection connection, LuaScript<?> script, ReturnType type, Call call) {
+	public static void evalSha(RedisConnection connection, LuaScript<?> script, ReturnType type, Call call) {
 		script.called(call.keys());
 		byte[][] keysAndArgs = new byte[call.keys().size() + call.args().size()][];
 		int i = 0;
@@ -162,7 +159,7 @@ class ScriptCalls {
 	}
 
 	/** A text answer of a pipelined command, whatever bytes or type it came as. */
-	static @Nullable String text(@Nullable Object raw) {
+	public static @Nullable String text(@Nullable Object raw) {
 		return switch (raw) {
 			case null -> null;
 			case byte[] bytes -> new String(bytes, StandardCharsets.UTF_8);
@@ -170,16 +167,16 @@ class ScriptCalls {
 		};
 	}
 
-	interface PipelineBody {
+	public interface PipelineBody {
 
 		void send(RedisConnection connection);
 
 	}
 
 	/** One call's keys and arguments. */
-	record Call(List<String> keys, List<String> args) {
+	public record Call(List<String> keys, List<String> args) {
 
-		String[] argArray() {
+		public String[] argArray() {
 			return this.args.toArray(String[]::new);
 		}
 
