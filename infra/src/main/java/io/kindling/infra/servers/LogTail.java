@@ -37,7 +37,10 @@ final class LogTail {
 		return state + "; " + lastLines(log);
 	}
 
-	/** The last {@link #LINES} lines of the log, at most {@link #MAX_CHARS} of them. */
+	/**
+	 * The last {@link #LINES} lines of the log, cut to their last {@link #MAX_CHARS}
+	 * characters.
+	 */
 	static String lastLines(Path log) {
 		String text;
 		try {
