@@ -101,25 +101,8 @@ public final class KafkaBroker extends ServerProcess {
 	protected void awaitReady() {
 		// A node of a cluster also waits for the others to elect a controller.
 		Duration timeout = Duration.ofSeconds((this.quorum.size() == 1) ? 60 : 120);
-		FreePorts.await("kafka node " + this.node.id() + " on port " + this.node.port(), timeout, () -> {
-			if (!isRunning()) {
-				throw new IllegalStateException("kafka node " + this.node.id() + " ended:\n" + tail(logFile(), 20));
-			}
-			return answers(this.bootstrapServers());
-		});
-	}
-
-	/**
-	 * The last lines of a log, for a failure message that outlives a removed temp dir.
-	 */
-	private static String tail(Path log, int lines) {
-		try {
-			List<String> all = Files.readAllLines(log);
-			return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-		}
-		catch (IOException | UncheckedIOException ex) {
-			return "(no log at " + log + ")";
-		}
+		awaitWhileRunning("kafka node " + this.node.id() + " on port " + this.node.port(), timeout,
+				() -> answers(this.bootstrapServers()));
 	}
 
 	static boolean answers(String bootstrapServers) {

@@ -68,12 +68,8 @@ public final class DatabaseBalancer extends ServerProcess {
 
 	@Override
 	protected void awaitReady() {
-		FreePorts.await("the database balancer on port " + this.port, Duration.ofSeconds(20), () -> {
-			if (!isRunning()) {
-				throw new IllegalStateException("haproxy ended; see " + logFile());
-			}
-			return FreePorts.isOpen(this.port);
-		});
+		awaitWhileRunning("the database balancer on port " + this.port, Duration.ofSeconds(20),
+				() -> FreePorts.isOpen(this.port));
 	}
 
 }

@@ -186,12 +186,7 @@ public final class GaleraNode extends ServerProcess {
 	 */
 	@Override
 	protected void awaitReady() {
-		FreePorts.await(this.nodeName + " synced with the cluster", Duration.ofSeconds(180), () -> {
-			if (!isRunning()) {
-				throw new IllegalStateException(this.nodeName + " ended; see " + logFile());
-			}
-			return synced();
-		});
+		awaitWhileRunning(this.nodeName + " synced with the cluster", Duration.ofSeconds(180), this::synced);
 	}
 
 	/** Whether it answers and is Synced (wsrep_local_state 4). */

@@ -88,7 +88,7 @@ public final class MariaDbServer extends ServerProcess {
 
 	@Override
 	protected void awaitReady() {
-		FreePorts.await("mariadb on port " + this.port, Duration.ofSeconds(60),
+		awaitWhileRunning("mariadb on port " + this.port, Duration.ofSeconds(60),
 				() -> Files.exists(this.socket) && FreePorts.isOpen(this.port));
 	}
 

@@ -65,7 +65,7 @@ public final class PrometheusServer extends ServerProcess {
 
 	@Override
 	protected void awaitReady() {
-		FreePorts.await("prometheus on port " + this.port, Duration.ofSeconds(30), () -> {
+		awaitWhileRunning("prometheus on port " + this.port, Duration.ofSeconds(30), () -> {
 			try {
 				return get("/-/ready").statusCode() == 200;
 			}

@@ -106,7 +106,7 @@ public final class RedisServer extends ServerProcess {
 
 	@Override
 	protected void awaitReady() {
-		FreePorts.await("redis on port " + this.port, Duration.ofSeconds(20), () -> FreePorts.isOpen(this.port));
+		awaitWhileRunning("redis on port " + this.port, Duration.ofSeconds(20), () -> FreePorts.isOpen(this.port));
 	}
 
 }

@@ -59,7 +59,7 @@ public final class SentinelServer extends ServerProcess {
 
 	@Override
 	protected void awaitReady() {
-		FreePorts.await("sentinel on port " + this.port, Duration.ofSeconds(20), () -> FreePorts.isOpen(this.port));
+		awaitWhileRunning("sentinel on port " + this.port, Duration.ofSeconds(20), () -> FreePorts.isOpen(this.port));
 	}
 
 	private Path config() {

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -46,22 +47,40 @@ public abstract class ServerProcess implements AutoCloseable {
 		if (this.process != null && this.process.isAlive()) {
 			return;
 		}
+		Process started;
 		try {
 			Files.createDirectories(this.workDir);
 			prepare();
-			this.process = new ProcessBuilder(command()).redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.appendTo(this.workDir.resolve(this.name + ".log").toFile()))
+			started = new ProcessBuilder(command()).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.appendTo(logFile().toFile()))
 				.start();
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("could not start " + this.name, ex);
 		}
+		this.process = started;
 		try {
 			awaitReady();
 		}
 		catch (RuntimeException ex) {
-			throw new IllegalStateException(this.name + " did not become ready; see " + logFile(), ex);
+			// the log goes with the test's temporary directory: the message keeps its end
+			throw new IllegalStateException(
+					this.name + " did not become ready: " + LogTail.describe(started, logFile()), ex);
 		}
+	}
+
+	/**
+	 * Polls until the server is ready, as {@link FreePorts#await}, but fails at once when
+	 * its process has ended (the failure of {@link #start()} then says how, and what it
+	 * logged last).
+	 */
+	protected final void awaitWhileRunning(String what, Duration timeout, BooleanSupplier ready) {
+		FreePorts.await(what, timeout, () -> {
+			if (!isRunning()) {
+				throw new IllegalStateException(this.name + " ended");
+			}
+			return ready.getAsBoolean();
+		});
 	}
 
 	/** Stops gracefully (SIGTERM) and waits for the process to end. */
@@ -174,8 +193,14 @@ public abstract class ServerProcess implements AutoCloseable {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
 				.start();
-			if (!process.waitFor(120, TimeUnit.SECONDS) || process.exitValue() != 0) {
-				throw new IllegalStateException(String.join(" ", command) + " failed; see " + log);
+			if (!process.waitFor(120, TimeUnit.SECONDS)) {
+				process.destroyForcibly();
+				throw new IllegalStateException(
+						String.join(" ", command) + " did not end within 120 s; " + LogTail.lastLines(log));
+			}
+			if (process.exitValue() != 0) {
+				throw new IllegalStateException(
+						String.join(" ", command) + " failed: " + LogTail.describe(process, log));
 			}
 		}
 		catch (IOException ex) {

@@ -112,7 +112,8 @@ public final class ServiceJar {
 		long deadline = System.nanoTime() + timeout.toNanos();
 		while (System.nanoTime() < deadline) {
 			if (!this.process.isAlive()) {
-				throw new IllegalStateException(this.name + " exited; see " + this.log);
+				throw new IllegalStateException(
+						this.name + " did not become healthy: " + LogTail.describe(this.process, this.log));
 			}
 			try {
 				if (http.get("/actuator/health", null).status() == 200) {
@@ -124,8 +125,8 @@ public final class ServiceJar {
 			}
 			Thread.sleep(250);
 		}
-		throw new IllegalStateException(
-				this.name + " on port " + this.port + " did not become healthy; see " + this.log);
+		throw new IllegalStateException(this.name + " on port " + this.port + " did not become healthy within "
+				+ timeout.toSeconds() + " s: " + LogTail.describe(this.process, this.log));
 	}
 
 	/** Asks it to stop, and kills it if it has not within 20 s. */
