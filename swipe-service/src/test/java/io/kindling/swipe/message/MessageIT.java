@@ -310,7 +310,13 @@ class MessageIT extends SwipeTestBase {
 		long eve = newUser();
 		long chat = matchOn(writer, cat, dan);
 		long ended = matchOn(writer, eve, newUser());
+		long fay = newUser();
+		long tooFast = matchOn(writer, fay, newUser());
 		assertThat(send(cat, chat, "before", "b1").status()).isEqualTo(201);
+		// Fay's bucket empty until a minute from now
+		this.redis.opsForHash()
+			.putAll(MessageRateLimit.key(fay),
+					Map.of("tokens", "0", "at", String.valueOf(this.clock.millis() + 60_000)));
 		this.jdbc.sql("UPDATE matches SET removed_at = NOW(6) WHERE match_id = ?").param(ended).update();
 		long groupsBefore = this.groups().count();
 		double messagesBefore = this.groups().totalAmount();
@@ -335,10 +341,11 @@ class MessageIT extends SwipeTestBase {
 				List<Future<Response>> queued = new ArrayList<>();
 				String[][] sends = { { "cat", "hi", "c1" }, { "cat", "hi", "c1" }, { "dan", "hey", "c1" },
 						{ "cat", "not hi", "c1" }, { "eve", "anyone?", "e1" }, { "ana", "let me in", "a1" },
-						{ "cat", "before", "b1" } };
-				Map<String, Long> users = Map.of("ana", ana, "cat", cat, "dan", dan, "eve", eve);
+						{ "cat", "before", "b1" }, { "fay", "wait for me", "f1" } };
+				Map<String, Long> users = Map.of("ana", ana, "cat", cat, "dan", dan, "eve", eve, "fay", fay);
+				Map<String, Long> matches = Map.of("eve", ended, "fay", tooFast);
 				for (String[] one : sends) {
-					long match = one[0].equals("eve") ? ended : chat;
+					long match = matches.getOrDefault(one[0], chat);
 					queued.add(executor.submit(() -> send(users.get(one[0]), match, one[1], one[2])));
 					awaitWaiting(queued.size());
 				}
@@ -361,6 +368,8 @@ class MessageIT extends SwipeTestBase {
 				assertProblem(answers.get(5), 404, "no-such-match");
 				assertThat(answers.get(6).status()).isEqualTo(200);
 				assertThat(answers.get(6).json().get("text").asString()).isEqualTo("before");
+				// counted against her rate with the others, and refused alone
+				assertProblem(answers.get(7), 429, "rate-limited");
 				assertThat(answers.get(2).json().get("message_id").asLong())
 					.isGreaterThan(answers.get(0).json().get("message_id").asLong());
 			}
@@ -368,9 +377,12 @@ class MessageIT extends SwipeTestBase {
 				release.countDown();
 			}
 		}
-		// one group for the held send, one for the seven that waited behind it
+		// one group for the held send, one for the seven of the eight that waited behind
+		// it
+		// within their rates
 		assertThat(this.groups().count() - groupsBefore).isEqualTo(2);
 		assertThat(this.groups().totalAmount() - messagesBefore).isEqualTo(1 + 7);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", tooFast)).isZero();
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chat)).isEqualTo(3);
 		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(chat))).isEqualTo(3);
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", ended)).isZero();
