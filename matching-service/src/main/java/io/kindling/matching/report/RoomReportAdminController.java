@@ -9,6 +9,8 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import io.kindling.support.reports.ReportResolution;
+import io.kindling.support.reports.ReportStatus;
 import io.kindling.support.web.Refuses;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -51,7 +53,7 @@ class RoomReportAdminController {
 					defaultValue = "open") @Pattern(regexp = "open|resolved") String status,
 			@RequestParam(required = false) @Nullable String cursor, @RequestParam(defaultValue = ""
 					+ RoomReportQueue.PAGE_SIZE) @Min(1) @Max(RoomReportQueue.MAX_PAGE_SIZE) int limit) {
-		return this.queue.page(RoomReportQueue.Status.valueOf(status.toUpperCase(Locale.ROOT)), cursor, limit);
+		return this.queue.page(ReportStatus.valueOf(status.toUpperCase(Locale.ROOT)), cursor, limit);
 	}
 
 	@PostMapping("/api/admin/reports/{reportId}/resolution")
@@ -66,7 +68,7 @@ class RoomReportAdminController {
 		return this.queue.resolve(reportId, request.action(), request.note());
 	}
 
-	record ResolutionRequest(@NotNull RoomReportQueue.Resolution action,
+	record ResolutionRequest(@NotNull ReportResolution action,
 			@Nullable @Size(max = RoomReportQueue.MAX_NOTE) String note) {
 
 	}

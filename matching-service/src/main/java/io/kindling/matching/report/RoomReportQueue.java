@@ -1,19 +1,20 @@
 package io.kindling.matching.report;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Base64;
 import java.util.List;
 import java.util.Objects;
 
 import io.kindling.matching.ban.BanRefusals;
 import io.kindling.matching.ban.SessionBans;
 import io.kindling.outbox.SqlTime;
+import io.kindling.support.paging.Cursor;
+import io.kindling.support.reports.ReportResolution;
+import io.kindling.support.reports.ReportStatus;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -64,23 +65,8 @@ class RoomReportQueue {
 		this.clock = clock;
 	}
 
-	enum Status {
-
-		OPEN, RESOLVED
-
-	}
-
-	enum Resolution {
-
-		/** The reported session is banned, with no end. */
-		BAN,
-		/** Nothing to act on. */
-		DISMISS
-
-	}
-
-	ReportPage page(Status status, @Nullable String cursor, int limit) {
-		Position after = (cursor != null) ? Position.parse(cursor, status) : Position.start(status);
+	ReportPage page(ReportStatus status, @Nullable String cursor, int limit) {
+		Cursor after = status.after(cursor, BanRefusals.BAD_CURSOR);
 		String list = switch (status) {
 			case OPEN -> """
 					SELECT %s
@@ -108,15 +94,14 @@ class RoomReportQueue {
 			return new ReportPage(shown, null);
 		}
 		Row last = rows.get(limit - 1);
-		Instant at = (status == Status.OPEN) ? last.reportedAt() : Objects.requireNonNull(last.resolvedAt());
-		return new ReportPage(shown, new Position(status, at, last.id()).encode());
+		return new ReportPage(shown, status.next(last.id(), last.reportedAt(), last.resolvedAt()));
 	}
 
 	/**
 	 * Resolves an open report; {@code BAN} bans the reported session (unless a ban of it
 	 * is in force) and resolves every other open report about it, in one transaction.
 	 */
-	RoomReport resolve(long reportId, Resolution resolution, @Nullable String note) {
+	RoomReport resolve(long reportId, ReportResolution resolution, @Nullable String note) {
 		String text = (note == null || note.isBlank()) ? null : note.strip();
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		Row resolved = Objects.requireNonNull(this.transactions.execute((tx) -> {
@@ -131,7 +116,7 @@ class RoomReportQueue {
 			}
 			String update = "UPDATE room_reports SET resolved_at = FROM_UNIXTIME(:now), resolution = :resolution,"
 					+ " resolution_note = :note WHERE ";
-			if (resolution == Resolution.BAN) {
+			if (resolution == ReportResolution.BAN) {
 				this.bans.banByOperator(report.reportedKey(),
 						"room report " + reportId + ": " + report.reason() + ((text != null) ? " (" + text + ")" : ""),
 						null);
@@ -149,7 +134,7 @@ class RoomReportQueue {
 				.update();
 			return report.resolved(resolution, text, now);
 		}));
-		if (resolution == Resolution.BAN) {
+		if (resolution == ReportResolution.BAN) {
 			// committed: every instance hears of it at once, and the session leaves its
 			// queue
 			this.bans.enforce(List.of(resolved.reportedKey()), false);
@@ -178,7 +163,7 @@ class RoomReportQueue {
 			String reason, Instant reportedAt, @Nullable Instant resolvedAt, @Nullable String resolution,
 			@Nullable String note) {
 
-		Row resolved(Resolution how, @Nullable String note, Instant at) {
+		Row resolved(ReportResolution how, @Nullable String note, Instant at) {
 			return new Row(this.id, this.reportedKey, this.reporterKey, this.roomId, this.conversationId, this.reason,
 					this.reportedAt, at, how.name(), note);
 		}
@@ -202,49 +187,6 @@ class RoomReportQueue {
 	}
 
 	record ReportPage(List<RoomReport> reports, @Nullable String nextCursor) {
-
-	}
-
-	/**
-	 * Where a page ends: which list, and the last report's time and id; base64url of
-	 * {@code status:epochMicros:id}.
-	 */
-	private record Position(Status status, Instant at, long id) {
-
-		static Position start(Status status) {
-			return switch (status) {
-				case OPEN -> new Position(status, Instant.EPOCH, 0);
-				// the last instant a TIMESTAMP holds
-				case RESOLVED -> new Position(status, Instant.parse("2038-01-19T03:14:07.999999Z"), Long.MAX_VALUE);
-			};
-		}
-
-		static Position parse(String cursor, Status status) {
-			try {
-				String[] parts = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII)
-					.split(":");
-				if (parts.length != 3 || !parts[0].equals(status.name())) {
-					throw badCursor();
-				}
-				return new Position(status, Instant.EPOCH.plus(Long.parseLong(parts[1]), ChronoUnit.MICROS),
-						Long.parseLong(parts[2]));
-			}
-			catch (IllegalArgumentException ex) {
-				throw badCursor();
-			}
-		}
-
-		private static RuntimeException badCursor() {
-			return BanRefusals.BAD_CURSOR.refused("cursor is not a next_cursor of an earlier page of this list");
-		}
-
-		String encode() {
-			return Base64.getUrlEncoder()
-				.withoutPadding()
-				.encodeToString(
-						(this.status.name() + ":" + ChronoUnit.MICROS.between(Instant.EPOCH, this.at) + ":" + this.id)
-							.getBytes(StandardCharsets.US_ASCII));
-		}
 
 	}
 

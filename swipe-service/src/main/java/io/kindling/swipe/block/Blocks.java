@@ -16,7 +16,8 @@ import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.profile.ProfileRefusals;
 import org.jspecify.annotations.Nullable;
@@ -174,7 +175,7 @@ public class Blocks {
 
 	/** The user's blocks, newest first, keyset-paged on (created_at, blocked_user_id). */
 	BlockPage page(long userId, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor, PagingRefusals.BAD_CURSOR);
 		List<BlockView> rows = this.jdbc
 			.sql("""
 					SELECT blocked_user_id, created_at FROM user_blocks

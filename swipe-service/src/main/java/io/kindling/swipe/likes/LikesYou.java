@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -57,7 +58,7 @@ class LikesYou {
 	}
 
 	LikesPage page(long userId, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor, TIERS.size());
+		Cursor after = Cursor.parse(cursor, TIERS.size(), PagingRefusals.BAD_CURSOR);
 		List<Row> likes = new ArrayList<>(limit + 1);
 		int tier = after.tier();
 		// one row past the page tells whether another page follows

@@ -7,7 +7,8 @@ import java.util.List;
 import java.util.Map;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +61,7 @@ class Matches {
 	 * 500. Each match comes with its conversation's last message and unread count.
 	 */
 	MatchPage page(long userId, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor, PagingRefusals.BAD_CURSOR);
 		List<MatchView> rows = this.jdbc.sql("""
 				(SELECT match_id, user_id_2 AS other_user_id, matched_at FROM matches
 				 WHERE user_id_1 = :userId AND removed_at IS NULL

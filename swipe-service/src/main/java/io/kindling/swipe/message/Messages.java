@@ -13,7 +13,8 @@ import io.kindling.swipe.match.MatchRefusals;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.message.MessageStore.Draft;
 import io.kindling.swipe.message.MessageWriter.Written;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Service;
@@ -89,7 +90,7 @@ class Messages {
 
 	/** The match's messages, newest first, keyset-paged on the message id. */
 	MessagePage page(long userId, long matchId, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor, PagingRefusals.BAD_CURSOR);
 		this.matches.live(matchId, userId).orElseThrow(() -> noSuchMatch(matchId));
 		List<MatchMessage> rows = this.store.before(matchId, after.id(), limit + 1);
 		if (rows.size() <= limit) {

@@ -6,7 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.security.Operator;
 import org.jspecify.annotations.Nullable;
 
@@ -63,7 +64,7 @@ class AdminAudit {
 	 * row is written first.
 	 */
 	EntryPage page(Operator operator, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor, PagingRefusals.BAD_CURSOR);
 		record(operator, Action.AUDIT_LISTED, null, null);
 		List<Entry> rows = this.jdbc.sql("""
 				SELECT audit_id, token_id, action, subject, detail, created_at FROM admin_audit

@@ -11,7 +11,10 @@ import java.util.Objects;
 
 import io.kindling.outbox.SqlTime;
 import io.kindling.swipe.moderation.AdminAudit.Action;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.support.reports.ReportResolution;
+import io.kindling.support.reports.ReportStatus;
+import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.security.Operator;
 import org.jspecify.annotations.Nullable;
 
@@ -33,9 +36,6 @@ class ReportQueue {
 	static final int MAX_PAGE_SIZE = 100;
 
 	static final int MAX_NOTE = 1000;
-
-	/** The cursor's tier tells which list gave it out. */
-	private static final int TIERS = Status.values().length;
 
 	private static final String COLUMNS = """
 			report_id, reported_user_id, reporter_id, reason, details, created_at,
@@ -59,23 +59,8 @@ class ReportQueue {
 		this.clock = clock;
 	}
 
-	enum Status {
-
-		OPEN, RESOLVED
-
-	}
-
-	enum Resolution {
-
-		/** The reported user is banned, with no end. */
-		BAN,
-		/** Nothing to act on. */
-		DISMISS
-
-	}
-
-	QueuePage page(Operator operator, Status status, @Nullable String cursor, int limit) {
-		Cursor after = (cursor != null) ? Cursor.parse(cursor, TIERS).requireTier(status.ordinal()) : start(status);
+	QueuePage page(Operator operator, ReportStatus status, @Nullable String cursor, int limit) {
+		Cursor after = status.after(cursor, PagingRefusals.BAD_CURSOR);
 		this.audit.record(operator, Action.REPORTS_LISTED, null, "status=" + status.name().toLowerCase());
 		String list = switch (status) {
 			case OPEN -> """
@@ -105,16 +90,7 @@ class ReportQueue {
 		}
 		List<QueuedReport> page = rows.subList(0, limit);
 		QueuedReport last = page.get(limit - 1);
-		Instant at = (status == Status.OPEN) ? last.createdAt() : Objects.requireNonNull(last.resolvedAt());
-		return new QueuePage(List.copyOf(page), new Cursor(status.ordinal(), at, last.reportId()).encode());
-	}
-
-	/** Before every row of the list, in its order. */
-	private static Cursor start(Status status) {
-		return switch (status) {
-			case OPEN -> new Cursor(Status.OPEN.ordinal(), Instant.EPOCH, 0);
-			case RESOLVED -> Cursor.startOf(Status.RESOLVED.ordinal());
-		};
+		return new QueuePage(List.copyOf(page), status.next(last.reportId(), last.createdAt(), last.resolvedAt()));
 	}
 
 	/**
@@ -122,7 +98,7 @@ class ReportQueue {
 	 * theirs is in force already) and resolves every other open report about them with
 	 * the same note, all in one transaction with the audit row.
 	 */
-	QueuedReport resolve(Operator operator, long reportId, Resolution resolution, @Nullable String note) {
+	QueuedReport resolve(Operator operator, long reportId, ReportResolution resolution, @Nullable String note) {
 		String text = (note == null || note.isBlank()) ? null : note.strip();
 		Instant now = this.clock.instant().truncatedTo(ChronoUnit.MICROS);
 		return Objects.requireNonNull(this.transactions.execute((tx) -> {
@@ -138,7 +114,7 @@ class ReportQueue {
 			}
 			String resolved = "UPDATE user_reports SET resolved_at = FROM_UNIXTIME(:now), resolution = :resolution,"
 					+ " resolution_note = :note, resolved_by = :by WHERE ";
-			if (resolution == Resolution.BAN) {
+			if (resolution == ReportResolution.BAN) {
 				this.bans.banIfNotBanned(operator, report.userId(),
 						"report " + reportId + ": " + report.reason() + ((text != null) ? " (" + text + ")" : ""), null,
 						reportId, now);
@@ -188,7 +164,7 @@ class ReportQueue {
 					(resolvedAt == null) ? "open" : "resolved", resolvedAt, resolution, note, resolvedBy);
 		}
 
-		QueuedReport resolved(Resolution how, @Nullable String note, String by, Instant at) {
+		QueuedReport resolved(ReportResolution how, @Nullable String note, String by, Instant at) {
 			return of(this.reportId, this.userId, this.reporterUserId, this.reason, this.details, this.createdAt, at,
 					how.name(), note, by);
 		}

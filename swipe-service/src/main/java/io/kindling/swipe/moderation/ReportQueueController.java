@@ -9,9 +9,10 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import jakarta.validation.constraints.Size;
 
+import io.kindling.support.reports.ReportResolution;
+import io.kindling.support.reports.ReportStatus;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.moderation.ReportQueue.QueuePage;
-import io.kindling.swipe.moderation.ReportQueue.Resolution;
 import io.kindling.swipe.security.Operator;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
@@ -48,7 +49,7 @@ class ReportQueueController {
 					defaultValue = "open") @Pattern(regexp = "open|resolved") String status,
 			@RequestParam(required = false) @Nullable String cursor, @RequestParam(
 					defaultValue = "" + ReportQueue.PAGE_SIZE) @Min(1) @Max(ReportQueue.MAX_PAGE_SIZE) int limit) {
-		return this.queue.page(operator, ReportQueue.Status.valueOf(status.toUpperCase(Locale.ROOT)), cursor, limit);
+		return this.queue.page(operator, ReportStatus.valueOf(status.toUpperCase(Locale.ROOT)), cursor, limit);
 	}
 
 	@PostMapping("/api/admin/reports/{reportId}/resolution")
@@ -64,7 +65,8 @@ class ReportQueueController {
 		return this.queue.resolve(operator, reportId, request.action(), request.note());
 	}
 
-	record ResolutionRequest(@NotNull Resolution action, @Nullable @Size(max = ReportQueue.MAX_NOTE) String note) {
+	record ResolutionRequest(@NotNull ReportResolution action,
+			@Nullable @Size(max = ReportQueue.MAX_NOTE) String note) {
 
 	}
 

@@ -15,7 +15,8 @@ import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
 import io.kindling.swipe.moderation.AdminAudit.Action;
-import io.kindling.swipe.paging.Cursor;
+import io.kindling.support.paging.Cursor;
+import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.security.Operator;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -187,7 +188,7 @@ public class UserBans {
 
 	/** Newest first, in force and expired alike. */
 	BanPage page(Operator operator, @Nullable String cursor, int limit) {
-		Cursor after = Cursor.parse(cursor);
+		Cursor after = Cursor.parse(cursor, PagingRefusals.BAD_CURSOR);
 		this.audit.record(operator, Action.USER_BANS_LISTED, null, null);
 		List<Ban> rows = this.jdbc.sql("""
 				SELECT user_id, reason, report_id, banned_by, created_at, expires_at FROM user_bans

@@ -5,7 +5,7 @@ import io.kindling.support.web.Refusal;
 import org.springframework.http.HttpStatus;
 
 /** The refusal of a page asked for with a cursor no page gave. */
-enum PagingRefusals implements Refusal {
+public enum PagingRefusals implements Refusal {
 
 	BAD_CURSOR("bad-cursor", HttpStatus.BAD_REQUEST, "Bad cursor");
 

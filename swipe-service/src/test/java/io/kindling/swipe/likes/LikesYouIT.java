@@ -195,7 +195,7 @@ class LikesYouIT extends SwipeTestBase {
 			List<Map<String, Object>> plan = this.jdbc.sql("EXPLAIN " + LikesYou.TIER)
 				.param("userId", me)
 				.param("action", action)
-				.param("at", SqlTime.epochSeconds(io.kindling.swipe.paging.Cursor.FIRST.at()))
+				.param("at", SqlTime.epochSeconds(io.kindling.support.paging.Cursor.FIRST.at()))
 				.param("after", Long.MAX_VALUE)
 				.param("now", SqlTime.epochSeconds(Instant.now()))
 				.param("fetch", 21)

@@ -1,25 +1,27 @@
-package io.kindling.swipe.paging;
+package io.kindling.support.paging;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 
+import io.kindling.support.web.Refusal;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An opaque keyset position for pages read newest first: the time and id of the last row
- * shown, and for lists read in tiers (super likes before likes) the tier it was in.
- * Base64url of {@code epochMicros:id}, or {@code tier:epochMicros:id} past the first
- * tier.
+ * An opaque keyset position for pages: the time and id of the last row shown, and for
+ * lists read in tiers (super likes before likes), or for one endpoint serving two lists,
+ * the tier it was in. Base64url of {@code epochMicros:id}, or {@code tier:epochMicros:id}
+ * past the first tier. A cursor that cannot be read is refused with the service's own
+ * {@code bad-cursor} refusal, which the caller names.
  *
  * @param tier 0 for the first tier (and for lists of one)
  */
 public record Cursor(int tier, Instant at, long id) {
 
 	/**
-	 * Before every row: the last instant a {@code TIMESTAMP} holds (FROM_UNIXTIME is NULL
-	 * past it).
+	 * Before every row of a list read newest first: the last instant a {@code TIMESTAMP}
+	 * holds (FROM_UNIXTIME is NULL past it).
 	 */
 	public static final Cursor FIRST = new Cursor(0, Instant.parse("2038-01-19T03:14:07.999999Z"), Long.MAX_VALUE);
 
@@ -28,15 +30,15 @@ public record Cursor(int tier, Instant at, long id) {
 	}
 
 	/** The cursor a caller sent back for a list of one tier, {@link #FIRST} for none. */
-	public static Cursor parse(@Nullable String cursor) {
-		return parse(cursor, 1);
+	public static Cursor parse(@Nullable String cursor, Refusal badCursor) {
+		return parse(cursor, 1, badCursor);
 	}
 
 	/**
 	 * The cursor a caller sent back for a list of {@code tiers} tiers, {@link #FIRST} for
 	 * none.
 	 */
-	public static Cursor parse(@Nullable String cursor, int tiers) {
+	public static Cursor parse(@Nullable String cursor, int tiers, Refusal badCursor) {
 		if (cursor == null || cursor.isEmpty()) {
 			return FIRST;
 		}
@@ -52,15 +54,15 @@ public record Cursor(int tier, Instant at, long id) {
 		catch (RuntimeException ex) {
 			// falls through to the refusal
 		}
-		throw PagingRefusals.BAD_CURSOR.refused("cursor must be a next_cursor from an earlier page.");
+		throw badCursor.refused("cursor must be a next_cursor from an earlier page.");
 	}
 
 	/**
 	 * This cursor, if a list of that tier gave it out (one endpoint serving two lists).
 	 */
-	public Cursor requireTier(int tier) {
+	public Cursor requireTier(int tier, Refusal badCursor) {
 		if (this.tier != tier) {
-			throw PagingRefusals.BAD_CURSOR.refused("cursor must be a next_cursor from an earlier page of this list.");
+			throw badCursor.refused("cursor must be a next_cursor from an earlier page of this list.");
 		}
 		return this;
 	}
