@@ -11,6 +11,7 @@ import java.util.regex.Pattern;
 
 import io.kindling.redis.LuaScript;
 import io.kindling.support.web.ProblemType;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 
 import org.springframework.data.redis.core.StringRedisTemplate;
 
@@ -125,6 +126,19 @@ public final class StreamTickets {
 
 	private String key(String ticket) {
 		return this.keyPrefix + "{" + ticket + "}";
+	}
+
+	/**
+	 * The OpenAPI security scheme of a ticket: a query parameter, for the event stream.
+	 * @param issuedBy the endpoint that issues tickets, such as
+	 * {@code POST /api/events/tickets}
+	 */
+	public static SecurityScheme securityScheme(String issuedBy) {
+		return new SecurityScheme().type(SecurityScheme.Type.APIKEY)
+			.in(SecurityScheme.In.QUERY)
+			.name(PARAMETER)
+			.description("A single-use ticket from " + issuedBy + ", valid a minute, "
+					+ "for a browser's EventSource, which cannot send a header");
 	}
 
 	/** What {@code POST …/tickets} answers: {@code {"ticket","expires_at"}}. */

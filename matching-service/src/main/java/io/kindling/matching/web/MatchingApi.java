@@ -50,17 +50,8 @@ class MatchingApi implements ServiceApi {
 				new SecurityScheme().type(SecurityScheme.Type.HTTP)
 					.scheme("bearer")
 					.description("A session's token, from POST /api/sessions: Authorization: Bearer <token>"));
-		schemes.put(STREAM_TICKET,
-				new SecurityScheme().type(SecurityScheme.Type.APIKEY)
-					.in(SecurityScheme.In.QUERY)
-					.name(StreamTickets.PARAMETER)
-					.description("A single-use ticket from POST /api/matching/events/tickets, valid a minute, "
-							+ "for a browser's EventSource, which cannot send a header"));
-		schemes.put(ADMIN_TOKEN,
-				new SecurityScheme().type(SecurityScheme.Type.HTTP)
-					.scheme("bearer")
-					.description("kindling.matching.admin-token: Authorization: Bearer <token>; "
-							+ "while none is set the admin API refuses everyone"));
+		schemes.put(STREAM_TICKET, StreamTickets.securityScheme("POST /api/matching/events/tickets"));
+		schemes.put(ADMIN_TOKEN, ServiceApi.adminToken("kindling.matching.admin-token"));
 		return schemes;
 	}
 

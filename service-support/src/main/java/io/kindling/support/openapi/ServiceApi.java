@@ -38,4 +38,14 @@ public interface ServiceApi {
 		return Set.of();
 	}
 
+	/**
+	 * The security scheme of an operators' API behind a bearer token set in
+	 * {@code setting}, which refuses everyone while it is unset.
+	 */
+	static SecurityScheme adminToken(String setting) {
+		return new SecurityScheme().type(SecurityScheme.Type.HTTP)
+			.scheme("bearer")
+			.description(setting + ": Authorization: Bearer <token>; while none is set the admin API refuses everyone");
+	}
+
 }

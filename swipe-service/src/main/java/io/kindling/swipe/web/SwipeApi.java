@@ -47,17 +47,8 @@ class SwipeApi implements ServiceApi {
 			.bearerFormat("JWT")
 			.description("A JWT from your auth service: HS256 with kindling.security.jwt-secret, or RS256/ES256 "
 					+ "from its key set; exp required, sub the numeric user id"));
-		schemes.put(STREAM_TICKET,
-				new SecurityScheme().type(SecurityScheme.Type.APIKEY)
-					.in(SecurityScheme.In.QUERY)
-					.name(StreamTickets.PARAMETER)
-					.description("A single-use ticket from POST /api/events/tickets, valid a minute, "
-							+ "for a browser's EventSource, which cannot send a header"));
-		schemes.put(ADMIN_TOKEN,
-				new SecurityScheme().type(SecurityScheme.Type.HTTP)
-					.scheme("bearer")
-					.description("kindling.swipe.admin-token: Authorization: Bearer <token>; "
-							+ "while none is set the admin API refuses everyone"));
+		schemes.put(STREAM_TICKET, StreamTickets.securityScheme("POST /api/events/tickets"));
+		schemes.put(ADMIN_TOKEN, ServiceApi.adminToken("kindling.swipe.admin-token"));
 		return schemes;
 	}
 
