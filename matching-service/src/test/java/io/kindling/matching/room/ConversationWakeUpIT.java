@@ -1,12 +1,5 @@
 package io.kindling.matching.room;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
@@ -14,10 +7,10 @@ import java.util.UUID;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.infra.test.WakeUpListener;
 import io.kindling.matching.queue.MatchQueue;
 import io.kindling.matching.queue.PoppedRoom;
 import io.kindling.matching.queue.QueueEntry;
-import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,14 +31,14 @@ import static org.assertj.core.api.Assertions.assertThatException;
 																	// test rings here
 class ConversationWakeUpIT {
 
-	static final DatagramSocket relay = openRelaySocket();
+	static final WakeUpListener relay = WakeUpListener.open();
 
 	@Autowired
 	ConversationWriter writer;
 
 	@DynamicPropertySource
 	static void settings(DynamicPropertyRegistry registry) {
-		registry.add("kindling.outbox.wake-up-address", () -> "127.0.0.1:" + relay.getLocalPort());
+		registry.add("kindling.outbox.wake-up-address", relay::address);
 	}
 
 	@AfterAll
@@ -61,36 +54,12 @@ class ConversationWakeUpIT {
 						new QueueEntry("wake-b-" + UUID.randomUUID(), "b", now)));
 		long committing = System.nanoTime();
 		this.writer.write(room);
-		assertThat(received(5_000)).isEqualTo("room_outbox");
+		assertThat(relay.received(5_000)).isEqualTo("room_outbox");
 		System.out.printf("wake-up received %.1f ms after the write began%n", (System.nanoTime() - committing) / 1e6);
 
 		// the same room id again breaks uk_conversations_room: the transaction rolls back
 		assertThatException().isThrownBy(() -> this.writer.write(room));
-		assertThat(received(500)).isNull();
-	}
-
-	private static @Nullable String received(int timeoutMillis) {
-		DatagramPacket packet = new DatagramPacket(new byte[64], 64);
-		try {
-			relay.setSoTimeout(timeoutMillis);
-			relay.receive(packet);
-			return new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
-		}
-		catch (SocketTimeoutException ex) {
-			return null;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static DatagramSocket openRelaySocket() {
-		try {
-			return new DatagramSocket(0, InetAddress.getLoopbackAddress());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		assertThat(relay.received(500)).isNull();
 	}
 
 }

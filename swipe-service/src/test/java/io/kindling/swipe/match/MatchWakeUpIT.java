@@ -1,19 +1,12 @@
 package io.kindling.swipe.match;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.DatagramPacket;
-import java.net.DatagramSocket;
-import java.net.InetAddress;
-import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.concurrent.ThreadLocalRandom;
 
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
-import org.jspecify.annotations.Nullable;
+import io.kindling.infra.test.WakeUpListener;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @SpringBootTest
 class MatchWakeUpIT {
 
-	static final DatagramSocket relay = openRelaySocket();
+	static final WakeUpListener relay = WakeUpListener.open();
 
 	@Autowired
 	MatchStore store;
@@ -50,7 +43,7 @@ class MatchWakeUpIT {
 
 	@DynamicPropertySource
 	static void settings(DynamicPropertyRegistry registry) {
-		registry.add("kindling.outbox.wake-up-address", () -> "127.0.0.1:" + relay.getLocalPort());
+		registry.add("kindling.outbox.wake-up-address", relay::address);
 		// no reconciler match of another test's swipes may ring this socket
 		registry.add("kindling.swipe.reconciler.interval", () -> "1h");
 	}
@@ -60,48 +53,41 @@ class MatchWakeUpIT {
 		relay.close();
 	}
 
+	/** Nothing left from an earlier test. */
 	@BeforeEach
-	void drain() throws IOException {
-		relay.setSoTimeout(1);
-		try {
-			while (true) {
-				relay.receive(new DatagramPacket(new byte[64], 64));
-			}
-		}
-		catch (SocketTimeoutException ex) {
-			// nothing left from an earlier test
-		}
+	void drain() {
+		relay.drain();
 	}
 
 	@Test
-	void aNewMatchRingsTheRelayAfterCommitAndNotBefore() throws IOException {
+	void aNewMatchRingsTheRelayAfterCommitAndNotBefore() {
 		long user = ThreadLocalRandom.current().nextLong(1_000_000_000L, 2_000_000_000L);
 		this.transactions.executeWithoutResult((status) -> {
 			newMatch(user);
-			assertThat(received(200)).as("a datagram before commit").isNull();
+			assertThat(relay.received(200)).as("a datagram before commit").isNull();
 		});
 		long committed = System.nanoTime();
-		assertThat(received(5_000)).isEqualTo("match_outbox");
+		assertThat(relay.received(5_000)).isEqualTo("match_outbox");
 		System.out.printf("wake-up received %.1f ms after commit%n", (System.nanoTime() - committed) / 1e6);
 	}
 
 	@Test
-	void aRolledBackMatchDoesNotRing() throws IOException {
+	void aRolledBackMatchDoesNotRing() {
 		long user = ThreadLocalRandom.current().nextLong(2_000_000_000L, 3_000_000_000L);
 		this.transactions.executeWithoutResult((status) -> {
 			newMatch(user);
 			status.setRollbackOnly();
 		});
-		assertThat(received(500)).isNull();
+		assertThat(relay.received(500)).isNull();
 	}
 
 	@Test
-	void anUnmatchRingsTheRelayToo() throws IOException {
+	void anUnmatchRingsTheRelayToo() {
 		long user = ThreadLocalRandom.current().nextLong(3_000_000_000L, 4_000_000_000L);
 		MatchRef match = this.transactions.execute((status) -> newMatch(user));
-		assertThat(received(5_000)).isEqualTo("match_outbox");
+		assertThat(relay.received(5_000)).isEqualTo("match_outbox");
 		this.matches.unmatch(user, match.matchId());
-		assertThat(received(5_000)).isEqualTo("match_outbox");
+		assertThat(relay.received(5_000)).isEqualTo("match_outbox");
 	}
 
 	/**
@@ -113,30 +99,6 @@ class MatchWakeUpIT {
 		MatchRef match = this.store.createIfAbsent(user, user + 1, now).match();
 		this.outbox.matchCreated(match, now);
 		return match;
-	}
-
-	private static @Nullable String received(int timeoutMillis) {
-		DatagramPacket packet = new DatagramPacket(new byte[64], 64);
-		try {
-			relay.setSoTimeout(timeoutMillis);
-			relay.receive(packet);
-			return new String(packet.getData(), 0, packet.getLength(), StandardCharsets.UTF_8);
-		}
-		catch (SocketTimeoutException ex) {
-			return null;
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static DatagramSocket openRelaySocket() {
-		try {
-			return new DatagramSocket(0, InetAddress.getLoopbackAddress());
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
 	}
 
 }
