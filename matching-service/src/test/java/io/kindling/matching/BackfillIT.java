@@ -1,14 +1,19 @@
 package io.kindling.matching;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
@@ -16,11 +21,15 @@ import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.infra.test.RealServers;
 import io.kindling.infra.test.RealServers.Server;
+import io.kindling.matching.queue.ClaimStore;
 import io.kindling.matching.queue.MatchQueue;
+import io.kindling.matching.queue.OpenSeat;
+import io.kindling.matching.queue.QueueEntry;
 import io.kindling.matching.queue.RedisKeys;
 import io.kindling.matching.queue.SwapClaimScript;
 import io.kindling.matching.queue.TokenState;
 import io.kindling.matching.room.RoomClaims;
+import io.kindling.matching.room.RoomLedger;
 import io.kindling.matching.session.Session;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.BeforeEach;
@@ -29,8 +38,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Backfill through the HTTP API on real Redis and MariaDB, two instances: a room of three
@@ -136,6 +148,79 @@ class BackfillIT {
 		assertThat(this.instances.redis.delete(RedisKeys.claim(room.b()))).isTrue();
 		assertThat(this.instances.b.status(dan).body()).isEqualTo(seated.body());
 		assertThat(this.instances.b.status(room.b()).body()).isEqualTo(bens);
+	}
+
+	@Test
+	void aNewcomerSeatedByAProcessThatDiedBeforeTellingTheRoomIsToldToTheOthersOnceWhenItsClaimIsRestored()
+			throws Exception {
+		Room room = roomOfThree();
+		EventStream bensStream = openStream(this.instances.a, room.b(), null);
+		assertThat(bensStream.nextEvent("matched").id()).isEqualTo(room.id());
+		try (RoomSocket bensSocket = RoomSocket.open(port(this.instances.instanceB), room.conversationId(), room.b(),
+				""); Announcements announcements = Announcements.listen(this.instances.redis)) {
+			assertThat(bensSocket.next("welcome").get("members").toString()).isEqualTo("[\"A\",\"B\",\"C\"]");
+			assertThat(this.instances.b.leave(room.a()).status()).isEqualTo(204);
+			assertThat(bensSocket.next("left").get("member").asString()).isEqualTo("A");
+			this.instances.clock.advance(Duration.ofSeconds(30));
+			String dan = this.instances.b.session();
+			Instant seatedAt = this.instances.clock.instant();
+
+			// the "crashed" process takes the seat, moves Dan's claim into the room being
+			// written, commits the backfill's transaction and dies before the claim's
+			// confirmation and the announcement
+			MatchQueue queue = new MatchQueue(TOPIC, 3);
+			OpenSeat seat = this.instances.instanceB.getBean(ClaimStore.class)
+				.takeSeat(queue, dan, "", seatedAt)
+				.orElseThrow();
+			TokenState.Forming beingWritten = new TokenState.Forming(queue, seatedAt, room.id(), 3, seatedAt);
+			assertThat(this.instances.instanceB.getBean(SwapClaimScript.class)
+				.swap(new SwapClaimScript.Swap(dan, new TokenState.Idle(), beingWritten, Duration.ofSeconds(30))))
+				.isTrue();
+			this.instances.instanceB.getBean(RoomLedger.class)
+				.backfill(seat, new QueueEntry(dan, QueueEntry.newJoinId("127.0.0.1", List.of(TOPIC)), seatedAt),
+						seatedAt);
+			assertThat(this.instances.jdbc.sql("""
+					SELECT c.backfilled_key FROM conversations c
+					JOIN seats s ON s.room_id = c.room_id AND s.participant_key = c.backfilled_key
+					WHERE c.id = :id AND s.left_at IS NULL
+					""").param("id", room.conversationId()).query(String.class).single()).as("seated in MySQL")
+				.isEqualTo(Session.keyOf(dan));
+			assertThat(this.instances.instanceA.getBean(ClaimStore.class).read(dan)).as("its claim being written")
+				.isEqualTo(beingWritten);
+			bensStream.assertNoEventWithin(Duration.ofSeconds(1));
+			bensSocket.assertNothingWithin(Duration.ZERO);
+			assertThat(announcements.heard()).as("nobody told").isEmpty();
+
+			// Dan's next poll, past the grace, on the other instance, restores its claim
+			// from MySQL and tells the room
+			this.instances.clock.advance(RoomClaims.ORPHAN_GRACE);
+			Response restored = this.instances.b.status(dan);
+
+			assertThat(restored.json().get("status").asString()).isEqualTo("matched");
+			assertThat(restored.json().get("backfilled").asBoolean()).isTrue();
+			assertThat(restored.json().get("matched_at").asString()).isEqualTo(seatedAt.toString());
+			ServerSentEvent joined = bensStream.nextEvent("member_joined");
+			assertThat(joined.id()).isEqualTo(room.id() + "/member_joined");
+			assertThat(Api.JSON.readTree(joined.data()).toString())
+				.isEqualTo("{\"room_id\":\"" + room.id() + "\",\"conversation_id\":" + room.conversationId()
+						+ ",\"room_type\":3,\"topic_id\":1,\"members\":3}");
+			assertThat(bensSocket.next("joined").get("member").asString()).isEqualTo("D");
+			assertThat(announcements.next()).contains(room.id());
+
+			// a failover loses Dan's claim: its restore tells the room again, and the
+			// room's people see nothing twice
+			assertThat(this.instances.redis.delete(RedisKeys.claim(dan))).isTrue();
+			assertThat(this.instances.a.status(dan).body()).isEqualTo(restored.body());
+			assertThat(announcements.next()).as("told again").contains(room.id());
+			bensSocket.assertNothingWithin(Duration.ofSeconds(1));
+			bensStream.assertNoEventWithin(Duration.ZERO);
+		}
+		bensStream.close();
+		assertThat(this.instances.jdbc
+			.sql("SELECT COUNT(*) FROM room_outbox WHERE event_type = 'ROOM_BACKFILLED' AND event_key = :room")
+			.param("room", room.id())
+			.query(Long.class)
+			.single()).isOne();
 	}
 
 	@Test
@@ -309,6 +394,64 @@ class BackfillIT {
 
 	private static int port(ConfigurableApplicationContext instance) {
 		return Integer.parseInt(instance.getEnvironment().getProperty("local.server.port", "0"));
+	}
+
+	/**
+	 * What the instances tell each other of newcomers ({@code matching:member-joined}),
+	 * heard by the test too, on a connection of its own.
+	 */
+	private static final class Announcements implements AutoCloseable {
+
+		private static final String CHANNEL = "matching:member-joined";
+
+		private static final String PROBE = "backfill-it:probe";
+
+		private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
+
+		private final RedisConnection connection;
+
+		private Announcements(RedisConnection connection) {
+			this.connection = connection;
+		}
+
+		/**
+		 * Listens from now on: once a message of its probe channel reaches it (on a
+		 * cluster a publish counts only the receivers on its own node).
+		 */
+		static Announcements listen(StringRedisTemplate redis) {
+			Announcements announcements = new Announcements(redis.getRequiredConnectionFactory().getConnection());
+			AtomicBoolean probed = new AtomicBoolean();
+			Thread.ofVirtual().start(() -> announcements.connection.subscribe((message, pattern) -> {
+				if (CHANNEL.equals(new String(message.getChannel(), StandardCharsets.UTF_8))) {
+					announcements.heard.add(new String(message.getBody(), StandardCharsets.UTF_8));
+				}
+				else {
+					probed.set(true);
+				}
+			}, CHANNEL.getBytes(StandardCharsets.UTF_8), PROBE.getBytes(StandardCharsets.UTF_8)));
+			await().atMost(Duration.ofSeconds(10)).until(() -> {
+				redis.convertAndSend(PROBE, "");
+				return probed.get();
+			});
+			return announcements;
+		}
+
+		List<String> heard() {
+			return List.copyOf(this.heard);
+		}
+
+		String next() throws InterruptedException {
+			String announcement = this.heard.poll(10, TimeUnit.SECONDS);
+			assertThat(announcement).as("an announcement within 10 s").isNotNull();
+			return announcement;
+		}
+
+		@Override
+		public void close() {
+			this.connection.getSubscription().unsubscribe();
+			this.connection.close();
+		}
+
 	}
 
 	/** A room of three and its people, oldest first. */

@@ -57,16 +57,19 @@ public class RoomChat {
 	/**
 	 * A newcomer seated in the seat someone left (its seat and participant row
 	 * committed): {@code joined} to the room, on every instance holding one of its
-	 * sockets. Best effort: the newcomer is in the room either way, and any socket's
-	 * welcome names it.
+	 * sockets. Told again whenever the newcomer's claim is restored from MySQL (the
+	 * process that seated it may have died before telling), only the first telling adds
+	 * {@code joined}: the script does for a member not in yet only. Best effort, MySQL's
+	 * lookup of its alias included: the newcomer is in the room either way, and any
+	 * socket's welcome names it.
 	 */
 	@EventListener
 	void on(RoomBackfilled seated) {
-		Optional<Place> place = this.rooms.place(seated.roomId(), Session.keyOf(seated.token()));
-		if (place.isEmpty() || place.get().liveUntil() == null) {
-			return;
-		}
 		try {
+			Optional<Place> place = this.rooms.place(seated.roomId(), Session.keyOf(seated.token()));
+			if (place.isEmpty() || place.get().liveUntil() == null) {
+				return;
+			}
 			this.store.join(place.get().conversationId(), place.get().alias(), seated.at(),
 					place.get().liveUntil().toInstant().plus(this.properties.grace()));
 		}

@@ -338,10 +338,10 @@ public class RoomClaims {
 		if (forming.matchedAt().isAfter(now.minus(ORPHAN_GRACE))) {
 			return false;
 		}
-		return withLiveRoom(token, now, (live) -> live.isPresent()
-				? recover(new Swap(token, forming, live.get().claim(), Duration.between(now, live.get().liveUntil())))
-				: !forming.matchedAt().isAfter(now.minus(this.properties.roomPendingTtl()))
-						&& repair(token, forming, forming.queue()));
+		return withLiveRoom(token, now,
+				(live) -> live.isPresent() ? restore(token, forming, live.get(), now)
+						: !forming.matchedAt().isAfter(now.minus(this.properties.roomPendingTtl()))
+								&& repair(token, forming, forming.queue()));
 	}
 
 	/**
@@ -351,8 +351,43 @@ public class RoomClaims {
 	 */
 	private boolean recoverLiveRoom(String token) {
 		Instant now = now();
-		return withLiveRoom(token, now, (live) -> live.isPresent() && recover(new Swap(token, new TokenState.Idle(),
-				live.get().claim(), Duration.between(now, live.get().liveUntil()))));
+		return withLiveRoom(token, now,
+				(live) -> live.isPresent() && restore(token, new TokenState.Idle(), live.get(), now));
+	}
+
+	/**
+	 * The claim becomes the live room MySQL seats the token in. The newcomer of a
+	 * backfilled room was seated by a process that may have died before it told the room
+	 * ({@link RoomBackfilled}): it is told now. Told twice it shows nothing twice: a
+	 * stream takes a room's {@code member_joined} once, and the conversation says
+	 * {@code joined} of a member not in yet only.
+	 * @return true when the claim was restored from MySQL
+	 */
+	private boolean restore(String token, TokenState lost, LiveRoom live, Instant now) {
+		if (!recover(new Swap(token, lost, live.claim(), Duration.between(now, live.liveUntil())))) {
+			return false;
+		}
+		if (live.backfilled()) {
+			announceNewcomer(token, live, now);
+		}
+		return true;
+	}
+
+	/**
+	 * Best effort, as the backfill's own announcement is: while MySQL is away the room's
+	 * people are not told, and learn of the newcomer as a stream or socket opening does.
+	 */
+	private void announceNewcomer(String token, LiveRoom live, Instant now) {
+		int members;
+		try {
+			members = this.ledger.seated(live.roomId(), now);
+		}
+		catch (DataAccessException | TransactionException ex) {
+			log.warn("Could not tell room {} its newcomer again", live.roomId(), ex);
+			return;
+		}
+		this.events.publishEvent(new RoomBackfilled(live.roomId(), live.conversationId(), live.roomType(),
+				live.topicId(), token, live.matchedAt(), members));
 	}
 
 	/**

@@ -831,13 +831,19 @@ class RoomClaimsTests {
 			assertThat(seated.matchedAt()).as("when it was seated, not when the room formed")
 				.isEqualTo(joinedAt)
 				.isAfter(room.matchedAt());
+			RoomBackfilled told = new RoomBackfilled(room.roomId(), room.conversationId(), 3, THREES.topicId(), "d",
+					joinedAt, 3);
+			assertThat(RoomClaimsTests.this.backfilled)
+				.as("told by the join, and again by the restore: it may not " + "have been")
+				.containsExactly(told, told);
 			// a failover lost both claims: each is restored as it was, only the newcomer
-			// backfilled
+			// backfilled, and only the newcomer's restore tells the room
 			RoomClaimsTests.this.store.set("d", new TokenState.Idle());
 			RoomClaimsTests.this.store.set("b", new TokenState.Idle());
 			assertThat(poll("d")).isEqualTo(seated);
 			assertThat(poll("b")).isEqualTo(bens);
 			assertThat(counter("kindling.matching.claims.recovered")).isEqualTo(3);
+			assertThat(RoomClaimsTests.this.backfilled).containsExactly(told, told, told);
 		}
 
 		@Test
