@@ -11,12 +11,12 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.support.paging.Cursor;
 import io.kindling.swipe.match.MatchOutbox;
 import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
-import io.kindling.support.paging.Cursor;
 import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.profile.ProfileDirectory;
 import io.kindling.swipe.profile.ProfileRefusals;

@@ -5,6 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.regex.Pattern;
 
+import io.kindling.support.paging.Cursor;
 import io.kindling.support.text.MessageText;
 import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
@@ -13,7 +14,6 @@ import io.kindling.swipe.match.MatchRefusals;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.message.MessageStore.Draft;
 import io.kindling.swipe.message.MessageWriter.Written;
-import io.kindling.support.paging.Cursor;
 import io.kindling.swipe.paging.PagingRefusals;
 import org.jspecify.annotations.Nullable;
 

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Objects;
 
 import io.kindling.outbox.SqlTime;
-import io.kindling.swipe.moderation.AdminAudit.Action;
 import io.kindling.support.paging.Cursor;
 import io.kindling.support.reports.ReportResolution;
 import io.kindling.support.reports.ReportStatus;
+import io.kindling.swipe.moderation.AdminAudit.Action;
 import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.security.Operator;
 import org.jspecify.annotations.Nullable;
@@ -109,7 +109,7 @@ class ReportQueue {
 				.optional()
 				.orElseThrow(() -> ModerationRefusals.NO_SUCH_REPORT.refused("No report has the id " + reportId + "."));
 			if (report.resolvedAt() != null) {
-				throw ModerationRefusals.REPORT_RESOLVED.refused("QueuedReport " + reportId + " was resolved already ("
+				throw ModerationRefusals.REPORT_RESOLVED.refused("Report " + reportId + " was resolved already ("
 						+ report.resolution() + " at " + report.resolvedAt() + ").");
 			}
 			String resolved = "UPDATE user_reports SET resolved_at = FROM_UNIXTIME(:now), resolution = :resolution,"

@@ -9,13 +9,13 @@ import java.util.Objects;
 import java.util.Optional;
 
 import io.kindling.outbox.SqlTime;
+import io.kindling.support.paging.Cursor;
 import io.kindling.swipe.match.MatchOutbox;
 import io.kindling.swipe.match.MatchPush;
 import io.kindling.swipe.match.MatchRemoved;
 import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.match.RemovalReason;
 import io.kindling.swipe.moderation.AdminAudit.Action;
-import io.kindling.support.paging.Cursor;
 import io.kindling.swipe.paging.PagingRefusals;
 import io.kindling.swipe.security.Operator;
 import org.jspecify.annotations.Nullable;
