@@ -57,11 +57,11 @@ public class RoomChat {
 	/**
 	 * A newcomer seated in the seat someone left (its seat and participant row
 	 * committed): {@code joined} to the room, on every instance holding one of its
-	 * sockets. Told again whenever the newcomer's claim is restored from MySQL (the
-	 * process that seated it may have died before telling), only the first telling adds
-	 * {@code joined}: the script does for a member not in yet only. Best effort, MySQL's
-	 * lookup of its alias included: the newcomer is in the room either way, and any
-	 * socket's welcome names it.
+	 * sockets. It may come again when the newcomer's claim is restored from MySQL (the
+	 * process that seated it may have died before telling); only the first adds
+	 * {@code joined}, as the script adds it for a member not in yet only. Best effort,
+	 * MySQL's lookup of its alias included: the newcomer is in the room either way, and
+	 * any socket's welcome names it.
 	 */
 	@EventListener
 	void on(RoomBackfilled seated) {
