@@ -6,6 +6,7 @@ import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -121,10 +122,23 @@ final class RoomSocket implements WebSocket.Listener, AutoCloseable {
 		return this.closed.isDone();
 	}
 
+	/**
+	 * Closes the socket, unless the server did: the client answers a server's close by
+	 * itself, and a close of ours sent meanwhile fails with "Output closed".
+	 */
 	@Override
 	public void close() {
-		if (this.socket != null && !this.socket.isOutputClosed()) {
+		if (this.socket == null || this.closed.isDone() || this.socket.isOutputClosed()) {
+			return;
+		}
+		try {
 			this.socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").join();
+		}
+		catch (CompletionException ex) {
+			// the server's close crossed ours, and the client's answer closed the output
+			if (!this.socket.isOutputClosed()) {
+				throw ex;
+			}
 		}
 	}
 
