@@ -16,6 +16,9 @@ import java.util.stream.Stream;
  */
 public record JvmCpu(Duration jit, Duration gc, Duration rest) {
 
+	/** The most rounds {@link #warmUntilJitSettles} adds to a warm-up. */
+	static final int MAX_WARMUP_ROUNDS = 24;
+
 	public static final JvmCpu NONE = new JvmCpu(Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
 	/** What the threads of process {@code pid} have used so far. */
@@ -66,14 +69,15 @@ public record JvmCpu(Duration jit, Duration gc, Duration rest) {
 
 	/**
 	 * Goes on warming a JVM up in rounds while its JIT compiler threads take more than 5
-	 * % of its CPU, for at most 12 rounds. A fixed warm-up left them at 6 to 24 % of a
-	 * service's CPU in the measured rows of different runs, and the rows with most
-	 * compiling measured the slowest service: what a service that has run for a while
-	 * never pays.
+	 * % of its CPU, for at most {@value #MAX_WARMUP_ROUNDS} rounds. A fixed warm-up left
+	 * them at 6 to 24 % of a service's CPU in the measured rows of different runs, and
+	 * the rows with most compiling measured the slowest service: what a service that has
+	 * run for a while never pays. Twelve rounds were not always enough for the chat bench
+	 * (15 % still, once).
 	 */
 	public static void warmUntilJitSettles(long pid, Callable<?> round) throws Exception {
 		double share = 1;
-		for (int rounds = 1; rounds <= 12; rounds++) {
+		for (int rounds = 1; rounds <= MAX_WARMUP_ROUNDS; rounds++) {
 			JvmCpu before = of(pid);
 			round.call();
 			share = of(pid).minus(before).jitShare();
@@ -83,8 +87,8 @@ public record JvmCpu(Duration jit, Duration gc, Duration rest) {
 				return;
 			}
 		}
-		System.out.printf("JIT still at %.0f %% of the service's CPU after 12 more rounds; measuring anyway%n",
-				100 * share);
+		System.out.printf("JIT still at %.0f %% of the service's CPU after %d more rounds; measuring anyway%n",
+				100 * share, MAX_WARMUP_ROUNDS);
 	}
 
 	/** "a % JIT compiler threads, b % GC threads, c % the rest (requests, I/O)". */
