@@ -4,8 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -16,8 +14,6 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 public final class TokenBucket {
 
 	private static final LuaScript<Long> SCRIPT = LuaScript.load("token_bucket", Long.class);
-
-	private final StringRedisTemplate redis;
 
 	private final ScriptCalls calls;
 
@@ -34,7 +30,6 @@ public final class TokenBucket {
 			throw new IllegalArgumentException(
 					"a bucket refills (" + perSecond + "/s) and holds a token (" + burst + ")");
 		}
-		this.redis = redis;
 		this.calls = new ScriptCalls(redis);
 		this.perSecond = perSecond;
 		this.burst = burst;
@@ -42,7 +37,7 @@ public final class TokenBucket {
 
 	/** Takes a token from the key's bucket, if it has one. */
 	public Taken take(String key, long nowMillis) {
-		return Taken.after(SCRIPT.run(this.redis, List.of(key), args(nowMillis)));
+		return takeAll(List.of(key), nowMillis).get(0);
 	}
 
 	/**
@@ -51,16 +46,13 @@ public final class TokenBucket {
 	 * @return whether each was taken
 	 */
 	public List<Taken> takeAll(List<String> keys, long nowMillis) {
-		List<String> args = List.of(args(nowMillis));
+		List<String> args = List.of(String.valueOf(nowMillis), String.valueOf(this.perSecond),
+				String.valueOf(this.burst));
 		List<ScriptCalls.Call> calls = new ArrayList<>(keys.size());
 		for (String key : keys) {
 			calls.add(new ScriptCalls.Call(List.of(key), args));
 		}
 		return this.calls.integers(SCRIPT, calls).stream().map(Taken::after).toList();
-	}
-
-	private String[] args(long nowMillis) {
-		return new String[] { String.valueOf(nowMillis), String.valueOf(this.perSecond), String.valueOf(this.burst) };
 	}
 
 	/**
@@ -74,8 +66,8 @@ public final class TokenBucket {
 		/**
 		 * The script's answer: 0 when taken, else the milliseconds until a token comes.
 		 */
-		static Taken after(@Nullable Long wait) {
-			return (wait == null || wait <= 0) ? TAKEN : new Taken(false, Duration.ofMillis(wait));
+		static Taken after(long wait) {
+			return (wait <= 0) ? TAKEN : new Taken(false, Duration.ofMillis(wait));
 		}
 
 		/** Whole seconds, at least one, as {@code Retry-After} wants them. */

@@ -62,7 +62,7 @@ class RedisUserEvents implements UserEvents {
 	public void send(List<UserEvent> events) {
 		List<String> data = asJson(events);
 		List<PushMessage.Pushed> pushed = new ArrayList<>(events.size());
-		if (events.size() > 1 && this.append.inOneRoundTrip()) {
+		if (this.append.inOneRoundTrip()) {
 			appendTogether(events, data, pushed);
 		}
 		else {
