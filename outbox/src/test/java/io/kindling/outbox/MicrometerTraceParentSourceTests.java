@@ -5,6 +5,7 @@ import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
 import io.micrometer.tracing.brave.bridge.BraveTracer;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +39,20 @@ class MicrometerTraceParentSourceTests {
 	}
 
 	@Test
+	void idsThatW3cCallsInvalidAreNoTraceparent() {
+		String span = "00f067aa0ba902b7";
+		String trace = "4bf92f3577b34da6a3ce929d0e0e4736";
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids("0".repeat(32), span))).isNull();
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids(trace, "0".repeat(16)))).isNull();
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids("4bf92f3577b34da6a3ce929d0e0e473g", span))).isNull();
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids(trace, "00f067aa0ba902b"))).isNull();
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids(trace.substring(1), span))).isNull();
+		// upper-case hex is read as lower case
+		assertThat(MicrometerTraceParentSource.traceparent(new Ids(trace.toUpperCase(), span)))
+			.isEqualTo("00-" + trace + "-" + span + "-00");
+	}
+
+	@Test
 	void noSpanInScopeIsNoTraceparent() {
 		assertThat(new MicrometerTraceParentSource(tracer).current()).isNull();
 		assertThat(new MicrometerTraceParentSource(Tracer.NOOP).current()).isNull();
@@ -58,6 +73,21 @@ class MicrometerTraceParentSourceTests {
 	private static String traceparent(String traceId, String spanId, boolean sampled) {
 		TraceContext context = tracer.traceContextBuilder().traceId(traceId).spanId(spanId).sampled(sampled).build();
 		return MicrometerTraceParentSource.traceparent(context);
+	}
+
+	/** A context with any ids, as a tracer that does not check them could hand over. */
+	private record Ids(String traceId, String spanId) implements TraceContext {
+
+		@Override
+		public @Nullable String parentId() {
+			return null;
+		}
+
+		@Override
+		public Boolean sampled() {
+			return false;
+		}
+
 	}
 
 }

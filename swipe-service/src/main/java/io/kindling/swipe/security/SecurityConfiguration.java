@@ -103,8 +103,9 @@ class SecurityConfiguration {
 			.addFilterBefore(new StreamTicketFilter(tickets, ticketRefused), BearerTokenAuthenticationFilter.class)
 			// once the JWT or the ticket said who calls
 			.addFilterAfter(new SuspendedAccountFilter(suspensions, json), BearerTokenAuthenticationFilter.class)
-			.oauth2ResourceServer(
-					(oauth2) -> oauth2.jwt(Customizer.withDefaults()).authenticationEntryPoint(unauthorized))
+			.oauth2ResourceServer((oauth2) -> oauth2.bearerTokenResolver(new HeaderBearerTokens())
+				.jwt(Customizer.withDefaults())
+				.authenticationEntryPoint(unauthorized))
 			.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(unauthorized))
 			.build();
 	}
