@@ -18,6 +18,6 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("kindling.swipe.messages")
 record MessageProperties(@DefaultValue("2") @Min(0) int perSecond, @DefaultValue("20") @Min(1) int burst,
-		@DefaultValue("4") @Min(1) int writers) {
+		@DefaultValue("2") @Min(1) int writers) {
 
 }
