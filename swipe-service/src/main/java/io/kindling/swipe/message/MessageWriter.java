@@ -20,6 +20,7 @@ import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.message.MessageOutbox.Stored;
 import io.kindling.swipe.message.MessageStore.Draft;
 import io.kindling.swipe.message.MessageStore.Key;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -76,6 +77,8 @@ class MessageWriter implements DisposableBean {
 
 	private final DistributionSummary groups;
 
+	private final Counter failedGroups;
+
 	private volatile boolean stopped;
 
 	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push,
@@ -89,6 +92,9 @@ class MessageWriter implements DisposableBean {
 		this.transactions = transactions;
 		this.groups = DistributionSummary.builder("kindling.swipe.messages.group")
 			.description("Messages stored per transaction by the group commit")
+			.register(meters);
+		this.failedGroups = Counter.builder("kindling.swipe.messages.group.failures")
+			.description("Groups whose transaction failed as a whole, their sends then written one by one")
 			.register(meters);
 		for (int i = 0; i < properties.writers(); i++) {
 			BlockingQueue<Send> queue = new LinkedBlockingQueue<>();
@@ -203,6 +209,7 @@ class MessageWriter implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			log.debug("A group of {} messages failed as a whole; each is written alone", group.size(), ex);
+			this.failedGroups.increment();
 			group.forEach((send) -> send.answer().complete(Optional.empty()));
 			return;
 		}

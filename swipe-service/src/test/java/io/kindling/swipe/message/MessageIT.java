@@ -408,6 +408,57 @@ class MessageIT extends SwipeTestBase {
 	}
 
 	@Test
+	void aGroupWhoseConnectionIsKilledIsWrittenAloneAndTheWriterStoresTheNextGroup() throws Exception {
+		long ana = newUser();
+		long held = match(ana, newUser());
+		int writer = this.writer.writerOf(held);
+		long cat = newUser();
+		long chat = matchOn(writer, cat, newUser());
+		long groupsBefore = this.groups().count();
+		double failuresBefore = failedGroups();
+		CountDownLatch release = new CountDownLatch(1);
+		CountDownLatch locked = new CountDownLatch(1);
+		try (ExecutorService executor = Executors.newCachedThreadPool()) {
+			Future<?> holder = executor.submit(() -> this.transactions.executeWithoutResult((tx) -> {
+				this.jdbc.sql("SELECT match_id FROM matches WHERE match_id = ? FOR UPDATE")
+					.param(held)
+					.query()
+					.listOfRows();
+				locked.countDown();
+				await(release);
+			}));
+			await(locked);
+			try {
+				Future<Response> first = executor.submit(() -> send(ana, held, "first", "k1"));
+				// the writer's connection, in its group's transaction, waits for the lock
+				long connection = awaitSharedLockWaiter();
+				Future<Response> next = executor.submit(() -> send(cat, chat, "next", "k2"));
+				awaitWaiting(1);
+				this.jdbc.sql("KILL CONNECTION " + connection).update();
+				awaitGone(connection);
+				// the group failed as a whole: its send is written alone, on its own
+				// thread, which waits for the lock too
+				release.countDown();
+				holder.get(30, TimeUnit.SECONDS);
+				assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
+				// the writer dropped the dead connection and took another for the next
+				// group
+				assertThat(next.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
+			}
+			finally {
+				release.countDown();
+			}
+		}
+		// two groups, and only the first failed: the second ran on a live connection
+		assertThat(this.groups().count() - groupsBefore).isEqualTo(2);
+		assertThat(failedGroups() - failuresBefore).isEqualTo(1);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", held)).isEqualTo(1);
+		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(held))).isEqualTo(1);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chat)).isEqualTo(1);
+		assertThat(send(cat, chat, "and on", "k3").status()).isEqualTo(201);
+	}
+
+	@Test
 	void aSenderPastTheRateGetsTooManyRequestsUntilATokenIsBack() {
 		long ana = newUser();
 		long matchId = match(ana, newUser());
@@ -435,12 +486,36 @@ class MessageIT extends SwipeTestBase {
 		}
 	}
 
+	private double failedGroups() {
+		return this.meters.get("kindling.swipe.messages.group.failures").counter().count();
+	}
+
 	private DistributionSummary groups() {
 		return this.meters.get("kindling.swipe.messages.group").summary();
 	}
 
 	private void awaitGroups(long groups) throws InterruptedException {
 		while (this.groups().count() < groups) {
+			Thread.sleep(10);
+		}
+	}
+
+	/** The id of the connection whose share lock waits, as the server lists it. */
+	private long awaitSharedLockWaiter() throws InterruptedException {
+		while (true) {
+			List<Long> waiting = this.jdbc.sql("""
+					SELECT ID FROM information_schema.PROCESSLIST
+					WHERE INFO LIKE '%LOCK IN SHARE MODE%' AND INFO NOT LIKE '%PROCESSLIST%'
+					""").query(Long.class).list();
+			if (!waiting.isEmpty()) {
+				return waiting.get(0);
+			}
+			Thread.sleep(10);
+		}
+	}
+
+	private void awaitGone(long connection) throws InterruptedException {
+		while (count("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", connection) > 0) {
 			Thread.sleep(10);
 		}
 	}
