@@ -441,8 +441,7 @@ class MessageIT extends SwipeTestBase {
 				release.countDown();
 				holder.get(30, TimeUnit.SECONDS);
 				assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
-				// the writer dropped the dead connection and took another for the next
-				// group
+				// and the writer stores its next group on a live connection
 				assertThat(next.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
 			}
 			finally {
