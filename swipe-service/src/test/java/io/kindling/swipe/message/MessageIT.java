@@ -322,17 +322,8 @@ class MessageIT extends SwipeTestBase {
 		double messagesBefore = this.groups().totalAmount();
 
 		CountDownLatch release = new CountDownLatch(1);
-		CountDownLatch locked = new CountDownLatch(1);
 		try (ExecutorService executor = Executors.newCachedThreadPool()) {
-			Future<?> holder = executor.submit(() -> this.transactions.executeWithoutResult((tx) -> {
-				this.jdbc.sql("SELECT match_id FROM matches WHERE match_id = ? FOR UPDATE")
-					.param(held)
-					.query()
-					.listOfRows();
-				locked.countDown();
-				await(release);
-			}));
-			await(locked);
+			Future<?> holder = lockRow(executor, held, release);
 			try {
 				Future<Response> first = executor.submit(() -> send(ana, held, "first", "h1"));
 				// the writer has taken it as a group of its own, and waits for the lock
@@ -417,17 +408,8 @@ class MessageIT extends SwipeTestBase {
 		long groupsBefore = this.groups().count();
 		double failuresBefore = failedGroups();
 		CountDownLatch release = new CountDownLatch(1);
-		CountDownLatch locked = new CountDownLatch(1);
 		try (ExecutorService executor = Executors.newCachedThreadPool()) {
-			Future<?> holder = executor.submit(() -> this.transactions.executeWithoutResult((tx) -> {
-				this.jdbc.sql("SELECT match_id FROM matches WHERE match_id = ? FOR UPDATE")
-					.param(held)
-					.query()
-					.listOfRows();
-				locked.countDown();
-				await(release);
-			}));
-			await(locked);
+			Future<?> holder = lockRow(executor, held, release);
 			try {
 				Future<Response> first = executor.submit(() -> send(ana, held, "first", "k1"));
 				// the writer's connection, in its group's transaction, waits for the lock
@@ -491,6 +473,24 @@ class MessageIT extends SwipeTestBase {
 
 	private DistributionSummary groups() {
 		return this.meters.get("kindling.swipe.messages.group").summary();
+	}
+
+	/**
+	 * Locks the match's row in a transaction on another thread, until released.
+	 * @return that transaction, once the row is locked
+	 */
+	private Future<?> lockRow(ExecutorService executor, long matchId, CountDownLatch release) {
+		CountDownLatch locked = new CountDownLatch(1);
+		Future<?> holder = executor.submit(() -> this.transactions.executeWithoutResult((tx) -> {
+			this.jdbc.sql("SELECT match_id FROM matches WHERE match_id = ? FOR UPDATE")
+				.param(matchId)
+				.query()
+				.listOfRows();
+			locked.countDown();
+			await(release);
+		}));
+		await(locked);
+		return holder;
 	}
 
 	private void awaitGroups(long groups) throws InterruptedException {
