@@ -1,5 +1,6 @@
 package io.kindling.outbox;
 
+import java.util.HexFormat;
 import java.util.Locale;
 
 import io.micrometer.tracing.Span;
@@ -43,19 +44,12 @@ public final class MicrometerTraceParentSource implements TraceParentSource {
 	}
 
 	/**
-	 * Lower-case hex, not all zeros: checked by a loop, as every outbox row of a request
-	 * asks (two regular expressions per id were 1.3 % of a match message's CPU).
+	 * Hex (the id is lower-cased already), not all zeros: checked character by character,
+	 * as every outbox row of a request asks (two regular expressions per id were 1.3 % of
+	 * a match message's CPU).
 	 */
 	private static boolean validId(String id) {
-		boolean zeros = true;
-		for (int i = 0; i < id.length(); i++) {
-			char c = id.charAt(i);
-			if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) {
-				return false;
-			}
-			zeros &= (c == '0');
-		}
-		return !zeros;
+		return id.chars().allMatch(HexFormat::isHexDigit) && !id.chars().allMatch((c) -> c == '0');
 	}
 
 }
