@@ -3,6 +3,7 @@ package io.kindling.outbox;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.SocketAddress;
 import java.net.StandardProtocolFamily;
 import java.nio.ByteBuffer;
 import java.nio.channels.DatagramChannel;
@@ -99,6 +100,37 @@ class OutboxWakeUpIT {
 			assertThat(received()).isEqualTo("room_outbox");
 			assertThat(received(second)).isEqualTo("room_outbox");
 		}
+	}
+
+	@Test
+	void theDatagramsLeaveByOneSocketOpenedAgainOnceClosed() throws IOException {
+		OutboxWakeUp wakeUp = OutboxWakeUp.udp("127.0.0.1:" + ((InetSocketAddress) relay.getLocalAddress()).getPort());
+		wakeUp.ring("room_outbox");
+		SocketAddress first = sender();
+		wakeUp.ring("room_outbox");
+		assertThat(sender()).as("the second ring's socket").isEqualTo(first);
+		// an interrupted send closes the socket (ClosedByInterruptException): that ring
+		// is lost, the next one opens a socket of its own
+		Thread.currentThread().interrupt();
+		try {
+			wakeUp.ring("room_outbox");
+		}
+		finally {
+			assertThat(Thread.interrupted()).as("the interrupt was there for the ring").isTrue();
+		}
+		assertThat(pending()).as("the interrupted ring's datagram").isNull();
+		wakeUp.ring("match_outbox");
+		assertThat(received()).isEqualTo("match_outbox");
+	}
+
+	/** Where the next datagram came from, waiting up to 5 s for it. */
+	private static SocketAddress sender() throws IOException {
+		relay.configureBlocking(false);
+		try (Selector selector = Selector.open()) {
+			relay.register(selector, SelectionKey.OP_READ);
+			assertThat(selector.select(5_000)).as("datagrams within 5 s").isPositive();
+		}
+		return relay.receive(ByteBuffer.allocate(256));
 	}
 
 	@Test
