@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnWebApplication;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.http.converter.autoconfigure.ServerHttpMessageConvertersCustomizer;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
@@ -28,6 +29,7 @@ import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfigura
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.web.filter.CorsFilter;
 
@@ -70,6 +72,16 @@ public class WebEdgeAutoConfiguration {
 	@Bean
 	JsonMapperBuilderCustomizer strictJson() {
 		return new StrictJson();
+	}
+
+	/**
+	 * JSON answers sent with their length, in one write ({@link SizedJson}); after Spring
+	 * Boot's own customizers, whose JSON converter it replaces.
+	 */
+	@Bean
+	@Order(Ordered.LOWEST_PRECEDENCE)
+	ServerHttpMessageConvertersCustomizer sizedJson(JsonMapper json) {
+		return (converters) -> converters.withJsonConverter(new SizedJson(json));
 	}
 
 	// The filters, in the order they run. First of all CORS, so that every answer a

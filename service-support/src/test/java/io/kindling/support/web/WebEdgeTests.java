@@ -142,6 +142,29 @@ class WebEdgeTests {
 		}
 	}
 
+	/**
+	 * A JSON answer, an API's or a problem detail, leaves with its length in one piece,
+	 * not in chunks ({@link SizedJson}).
+	 */
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("jsonAnswers")
+	void aJsonAnswerLeavesWithItsLength(String answer, byte[] request, int status) throws IOException {
+		RawHttp.Response response = RawHttp.exchange("127.0.0.1", this.port, withHost(request), 10_000);
+
+		assertThat(response.status()).as(response.body()).isEqualTo(status);
+		assertThat(response.header("transfer-encoding")).isNull();
+		assertThat(response.header("content-length"))
+			.isEqualTo(String.valueOf(response.body().getBytes(StandardCharsets.UTF_8).length));
+		assertThat(response.body()).startsWith("{");
+	}
+
+	static Stream<Arguments> jsonAnswers() {
+		return Stream.of(arguments("a GET's answer", raw("GET /page?limit=7 HTTP/1.1\r\n"), 200),
+				arguments("a POST's answer", json(VALID), 200),
+				arguments("an invalid request's problem", json("{\"topic_id\":1,\"action\":\"LIKE\"}"), 400),
+				arguments("a refusal's problem", raw("GET /done HTTP/1.1\r\n"), 409));
+	}
+
 	static byte[] json(String body) {
 		return body("application/json", body);
 	}
