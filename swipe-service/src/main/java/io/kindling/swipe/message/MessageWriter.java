@@ -11,7 +11,9 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import javax.sql.DataSource;
 
 import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
@@ -38,7 +40,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * same one), and a writer counts all that waited while it wrote the last group against
  * their senders' rates (one Redis round trip), then stores those within them in one
  * transaction of four statements: the share locks of their matches, one
- * {@code INSERT … RETURNING} of the messages, one of their outbox rows, the commit. An
+ * {@code INSERT … RETURNING} of the messages, one of their outbox rows, the commit, on a
+ * connection it keeps out of autocommit while it has work ({@link HeldConnection}). An
  * idle writer takes a send the moment it comes, so a group only forms under load, where
  * it spares the database a transaction per message. Once the group committed, its writer
  * tells both people of each new message, all the group's pushes in one send
@@ -57,6 +60,9 @@ class MessageWriter implements DisposableBean {
 	/** The most messages stored in one transaction. */
 	static final int MAX_GROUP = 100;
 
+	/** A writer idle this long gives its connection back to the pool. */
+	static final long IDLE_MILLIS = 1_000;
+
 	private static final Logger log = LoggerFactory.getLogger(MessageWriter.class);
 
 	private final MatchStore matches;
@@ -71,6 +77,8 @@ class MessageWriter implements DisposableBean {
 
 	private final TransactionTemplate transactions;
 
+	private final DataSource dataSource;
+
 	private final List<BlockingQueue<Send>> queues = new ArrayList<>();
 
 	private final List<Thread> writers = new ArrayList<>();
@@ -82,14 +90,15 @@ class MessageWriter implements DisposableBean {
 	private volatile boolean stopped;
 
 	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push,
-			MessageRateLimit rateLimit, TransactionTemplate transactions, MessageProperties properties,
-			MeterRegistry meters) {
+			MessageRateLimit rateLimit, TransactionTemplate transactions, DataSource dataSource,
+			MessageProperties properties, MeterRegistry meters) {
 		this.matches = matches;
 		this.store = store;
 		this.outbox = outbox;
 		this.push = push;
 		this.rateLimit = rateLimit;
 		this.transactions = transactions;
+		this.dataSource = dataSource;
 		this.groups = DistributionSummary.builder("kindling.swipe.messages.group")
 			.description("Messages stored per transaction by the group commit")
 			.register(meters);
@@ -174,30 +183,47 @@ class MessageWriter implements DisposableBean {
 	}
 
 	private void drain(BlockingQueue<Send> queue) {
+		HeldConnection connection = new HeldConnection(this.dataSource);
 		List<Send> group = new ArrayList<>();
-		while (!Thread.currentThread().isInterrupted()) {
-			try {
-				group.add(queue.take());
+		try {
+			while (!Thread.currentThread().isInterrupted()) {
+				try {
+					group.add(next(queue, connection));
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					break;
+				}
+				queue.drainTo(group, MAX_GROUP - 1);
+				try {
+					writeGroup(group, connection);
+				}
+				catch (RuntimeException ex) {
+					// the writer must outlive any one group: those waiting are written
+					// alone
+					log.warn("A group of {} messages could not be answered; each is written alone", group.size(), ex);
+					group.forEach((send) -> send.answer().complete(Optional.empty()));
+				}
+				group.clear();
 			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				break;
-			}
-			queue.drainTo(group, MAX_GROUP - 1);
-			try {
-				writeGroup(group);
-			}
-			catch (RuntimeException ex) {
-				// the writer must outlive any one group: those waiting are written alone
-				log.warn("A group of {} messages could not be answered; each is written alone", group.size(), ex);
-				group.forEach((send) -> send.answer().complete(Optional.empty()));
-			}
-			group.clear();
+		}
+		finally {
+			connection.release();
 		}
 		queue.forEach((send) -> send.answer().complete(Optional.empty()));
 	}
 
-	private void writeGroup(List<Send> sent) {
+	/** The next send, the connection given back while none comes for a while. */
+	private static Send next(BlockingQueue<Send> queue, HeldConnection connection) throws InterruptedException {
+		Send next = queue.poll(IDLE_MILLIS, TimeUnit.MILLISECONDS);
+		if (next != null) {
+			return next;
+		}
+		connection.release();
+		return queue.take();
+	}
+
+	private void writeGroup(List<Send> sent, HeldConnection connection) {
 		List<Send> group = withinRate(sent);
 		if (group.isEmpty()) {
 			return;
@@ -205,7 +231,7 @@ class MessageWriter implements DisposableBean {
 		this.groups.record(group.size());
 		List<Answer> answers = new ArrayList<>(group.size());
 		try {
-			this.transactions.executeWithoutResult((tx) -> answers.addAll(store(group)));
+			connection.inTransaction(this.transactions, (tx) -> answers.addAll(store(group)));
 		}
 		catch (RuntimeException ex) {
 			log.debug("A group of {} messages failed as a whole; each is written alone", group.size(), ex);

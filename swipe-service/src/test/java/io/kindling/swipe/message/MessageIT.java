@@ -10,7 +10,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.HikariPoolMXBean;
 import io.kindling.infra.http.EventStream;
 import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
@@ -53,6 +56,9 @@ class MessageIT extends SwipeTestBase {
 
 	@Autowired
 	MeterRegistry meters;
+
+	@Autowired
+	DataSource dataSource;
 
 	@Test
 	void aMessageIsStoredOnceWithItsEventAndARetryGetsTheSameAnswer() {
@@ -437,6 +443,38 @@ class MessageIT extends SwipeTestBase {
 		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(held))).isEqualTo(1);
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chat)).isEqualTo(1);
 		assertThat(send(cat, chat, "and on", "k3").status()).isEqualTo(201);
+	}
+
+	@Test
+	void aWriterKeepsItsConnectionOutOfAutocommitWhileItHasWorkAndGivesItBackOnceIdle() throws Exception {
+		long ana = newUser();
+		long ben = newUser();
+		long matchId = match(ana, ben);
+		assertThat(send(ana, matchId, "hello", "h0").status()).isEqualTo(201);
+		long setsBefore = setStatements();
+		for (int i = 1; i <= 10; i++) {
+			assertThat(send((i % 2 == 0) ? ana : ben, matchId, "and again " + i, "h" + i).status()).isEqualTo(201);
+		}
+		// ten groups of one, none switching autocommit off before and on after, as a
+		// connection taken from the pool for each would (twenty SET statements)
+		assertThat(setStatements() - setsBefore).isLessThan(10);
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isEqualTo(11);
+		// with nothing to write, the writer gives its connection back
+		HikariPoolMXBean pool = this.dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
+		long idleSince = System.nanoTime();
+		while (pool.getActiveConnections() > 0) {
+			assertThat(Duration.ofNanos(System.nanoTime() - idleSince)).isLessThan(Duration.ofSeconds(10));
+			Thread.sleep(50);
+		}
+		assertThat(send(ana, matchId, "still here?", "h11").status()).isEqualTo(201);
+	}
+
+	/** SET statements the server has run, on any connection. */
+	private long setStatements() {
+		return this.jdbc
+			.sql("SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_STATUS WHERE VARIABLE_NAME = 'COM_SET_OPTION'")
+			.query(Long.class)
+			.single();
 	}
 
 	@Test
