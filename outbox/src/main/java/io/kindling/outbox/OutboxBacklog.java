@@ -55,6 +55,9 @@ final class OutboxBacklog implements MeterBinder {
 			.builder("kindling.outbox.oldest.unpublished.age", this, TimeUnit.MILLISECONDS, OutboxBacklog::ageMillis)
 			.description("Age of the oldest outbox row no relay has published (parked rows not included); 0 when none")
 			.tag("table", this.table)
+			// the gauge is all this is for: nothing else need keep it (Micrometer's own
+			// reference is weak, and the gauge of a collected one reads NaN)
+			.strongReference(true)
 			.register(registry);
 	}
 
