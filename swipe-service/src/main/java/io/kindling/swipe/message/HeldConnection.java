@@ -2,6 +2,7 @@ package io.kindling.swipe.message;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 import org.jspecify.annotations.Nullable;
@@ -10,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.datasource.ConnectionHolder;
-import org.springframework.transaction.support.TransactionCallback;
+import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -29,25 +30,27 @@ final class HeldConnection {
 
 	private final DataSource dataSource;
 
+	private final TransactionTemplate transactions;
+
 	private @Nullable ConnectionHolder held;
 
-	HeldConnection(DataSource dataSource) {
+	HeldConnection(DataSource dataSource, TransactionTemplate transactions) {
 		this.dataSource = dataSource;
+		this.transactions = transactions;
 	}
 
 	/**
-	 * Runs the work in a transaction of the template on the held connection (taken from
-	 * the pool first if none is held).
+	 * Runs the work in a transaction on the held connection (taken from the pool first if
+	 * none is held).
 	 */
-	<T> @Nullable T inTransaction(TransactionTemplate transactions, TransactionCallback<T> work) {
+	void inTransaction(Consumer<TransactionStatus> work) {
 		ConnectionHolder holder = holder();
 		// the transaction manager finds it bound and begins on it, leaving it open after
 		TransactionSynchronizationManager.bindResource(this.dataSource, holder);
 		boolean done = false;
 		try {
-			T result = transactions.execute(work);
+			this.transactions.executeWithoutResult(work);
 			done = true;
-			return result;
 		}
 		finally {
 			TransactionSynchronizationManager.unbindResource(this.dataSource);

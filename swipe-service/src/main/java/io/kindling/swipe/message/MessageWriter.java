@@ -183,7 +183,7 @@ class MessageWriter implements DisposableBean {
 	}
 
 	private void drain(BlockingQueue<Send> queue) {
-		HeldConnection connection = new HeldConnection(this.dataSource);
+		HeldConnection connection = new HeldConnection(this.dataSource, this.transactions);
 		List<Send> group = new ArrayList<>();
 		try {
 			while (!Thread.currentThread().isInterrupted()) {
@@ -231,7 +231,7 @@ class MessageWriter implements DisposableBean {
 		this.groups.record(group.size());
 		List<Answer> answers = new ArrayList<>(group.size());
 		try {
-			connection.inTransaction(this.transactions, (tx) -> answers.addAll(store(group)));
+			connection.inTransaction((tx) -> answers.addAll(store(group)));
 		}
 		catch (RuntimeException ex) {
 			log.debug("A group of {} messages failed as a whole; each is written alone", group.size(), ex);
