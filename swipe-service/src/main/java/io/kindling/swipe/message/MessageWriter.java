@@ -184,33 +184,36 @@ class MessageWriter implements DisposableBean {
 
 	private void drain(BlockingQueue<Send> queue) {
 		HeldConnection connection = new HeldConnection(this.dataSource, this.transactions);
-		List<Send> group = new ArrayList<>();
 		try {
-			while (!Thread.currentThread().isInterrupted()) {
-				try {
-					group.add(next(queue, connection));
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					break;
-				}
-				queue.drainTo(group, MAX_GROUP - 1);
-				try {
-					writeGroup(group, connection);
-				}
-				catch (RuntimeException ex) {
-					// the writer must outlive any one group: those waiting are written
-					// alone
-					log.warn("A group of {} messages could not be answered; each is written alone", group.size(), ex);
-					group.forEach((send) -> send.answer().complete(Optional.empty()));
-				}
-				group.clear();
-			}
+			writeUntilInterrupted(queue, connection);
 		}
 		finally {
 			connection.release();
 		}
 		queue.forEach((send) -> send.answer().complete(Optional.empty()));
+	}
+
+	private void writeUntilInterrupted(BlockingQueue<Send> queue, HeldConnection connection) {
+		List<Send> group = new ArrayList<>();
+		while (!Thread.currentThread().isInterrupted()) {
+			try {
+				group.add(next(queue, connection));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			queue.drainTo(group, MAX_GROUP - 1);
+			try {
+				writeGroup(group, connection);
+			}
+			catch (RuntimeException ex) {
+				// the writer must outlive any one group: those waiting are written alone
+				log.warn("A group of {} messages could not be answered; each is written alone", group.size(), ex);
+				group.forEach((send) -> send.answer().complete(Optional.empty()));
+			}
+			group.clear();
+		}
 	}
 
 	/** The next send, the connection given back while none comes for a while. */

@@ -24,6 +24,7 @@ import io.kindling.swipe.match.MatchStore;
 import io.kindling.swipe.swipe.SwipeTestBase;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -461,11 +462,7 @@ class MessageIT extends SwipeTestBase {
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isEqualTo(11);
 		// with nothing to write, the writer gives its connection back
 		HikariPoolMXBean pool = this.dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
-		long idleSince = System.nanoTime();
-		while (pool.getActiveConnections() > 0) {
-			assertThat(Duration.ofNanos(System.nanoTime() - idleSince)).isLessThan(Duration.ofSeconds(10));
-			Thread.sleep(50);
-		}
+		Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> pool.getActiveConnections() == 0);
 		assertThat(send(ana, matchId, "still here?", "h11").status()).isEqualTo(201);
 	}
 
@@ -538,23 +535,17 @@ class MessageIT extends SwipeTestBase {
 	}
 
 	/** The id of the connection whose share lock waits, as the server lists it. */
-	private long awaitSharedLockWaiter() throws InterruptedException {
-		while (true) {
-			List<Long> waiting = this.jdbc.sql("""
-					SELECT ID FROM information_schema.PROCESSLIST
-					WHERE INFO LIKE '%LOCK IN SHARE MODE%' AND INFO NOT LIKE '%PROCESSLIST%'
-					""").query(Long.class).list();
-			if (!waiting.isEmpty()) {
-				return waiting.get(0);
-			}
-			Thread.sleep(10);
-		}
+	private long awaitSharedLockWaiter() {
+		return Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> this.jdbc.sql("""
+				SELECT ID FROM information_schema.PROCESSLIST
+				WHERE INFO LIKE '%LOCK IN SHARE MODE%' AND INFO NOT LIKE '%PROCESSLIST%'
+				""").query(Long.class).list(), (waiting) -> !waiting.isEmpty()).get(0);
 	}
 
-	private void awaitGone(long connection) throws InterruptedException {
-		while (count("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", connection) > 0) {
-			Thread.sleep(10);
-		}
+	private void awaitGone(long connection) {
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(30))
+			.until(() -> count("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", connection) == 0);
 	}
 
 	private void awaitWaiting(int sends) throws InterruptedException {
