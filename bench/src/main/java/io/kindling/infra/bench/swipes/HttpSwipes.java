@@ -21,11 +21,10 @@ final class HttpSwipes {
 
 	static final String DATABASE = "kindling_swipe";
 
-	/** The bench swipes far more than a person does in a day: daily limits off. */
 	/**
-	 * Daily limits off, and the concurrency limit: 32 closed-loop clients are twice its
-	 * 16, and its refusals ({@code 503} at once) are not swipes; the overload bench
-	 * measures the limit.
+	 * Daily limits off (the bench swipes far more than a person does in a day), and the
+	 * concurrency limit: 32 closed-loop clients are twice its 16, and its refusals
+	 * ({@code 503} at once) are not swipes; the overload bench measures the limit.
 	 */
 	private static final List<String> SETTINGS = List.of("--kindling.swipe.daily-likes=0",
 			"--kindling.swipe.daily-super-likes=0", "--kindling.web.overload.limit=0");
