@@ -528,10 +528,8 @@ class MessageIT extends SwipeTestBase {
 		return holder;
 	}
 
-	private void awaitGroups(long groups) throws InterruptedException {
-		while (this.groups().count() < groups) {
-			Thread.sleep(10);
-		}
+	private void awaitGroups(long groups) {
+		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> this.groups().count() >= groups);
 	}
 
 	/** The id of the connection whose share lock waits, as the server lists it. */
@@ -548,10 +546,8 @@ class MessageIT extends SwipeTestBase {
 			.until(() -> count("SELECT COUNT(*) FROM information_schema.PROCESSLIST WHERE ID = ?", connection) == 0);
 	}
 
-	private void awaitWaiting(int sends) throws InterruptedException {
-		while (this.writer.waiting() < sends) {
-			Thread.sleep(10);
-		}
+	private void awaitWaiting(int sends) {
+		Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> this.writer.waiting() >= sends);
 	}
 
 	private static void await(CountDownLatch latch) {
