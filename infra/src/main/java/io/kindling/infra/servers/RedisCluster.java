@@ -2,14 +2,11 @@ package io.kindling.infra.servers;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
 
 import redis.clients.jedis.Jedis;
@@ -33,8 +30,8 @@ public final class RedisCluster implements AutoCloseable {
 
 	private static final int NODES = 6;
 
-	/** The cluster bus listens on port + 10000, which must stay a valid free port. */
-	private static final int HIGHEST_PORT = 55_535;
+	/** The cluster bus listens on port + 10000. */
+	private static final int BUS_OFFSET = 10_000;
 
 	private final Path workDir;
 
@@ -42,14 +39,8 @@ public final class RedisCluster implements AutoCloseable {
 
 	public RedisCluster(Path workDir) {
 		this.workDir = workDir;
-		List<Integer> ports = new ArrayList<>();
-		while (ports.size() < NODES) {
-			int port = ThreadLocalRandom.current().nextInt(30_000, HIGHEST_PORT + 1);
-			if (!ports.contains(port) && isFree(port) && isFree(port + 10_000)) {
-				ports.add(port);
-			}
-		}
-		for (int port : ports) {
+		for (int i = 0; i < NODES; i++) {
+			int port = FreePorts.pick(BUS_OFFSET);
 			this.nodes.add(new RedisServer(workDir.resolve("node-" + port), port,
 					List.of("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--cluster-node-timeout",
 							String.valueOf(NODE_TIMEOUT.toMillis()),
@@ -251,15 +242,6 @@ public final class RedisCluster implements AutoCloseable {
 					flags.contains("fail") || flags.contains("fail?"), fields[3].equals("-") ? "" : fields[3], slots));
 		}
 		return nodes;
-	}
-
-	private static boolean isFree(int port) {
-		try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
 	}
 
 	@Override
