@@ -50,12 +50,12 @@ import tools.jackson.databind.json.JsonMapper;
  * one in flight per room for the most a second, then an open loop at a quarter of that
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
  * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
- * rate on, every user far under it) against the same rows inserted by raw JDBC, in
- * alternating slices so that the machine's load meets both alike, after a warm-up that
- * lasts until the service's JIT compiler has settled; a third slice of each round times
- * the liveness probe, the framework's floor on the same machine. {@code --rooms 0}
- * measures the matches alone, without the matching-service jars (to profile
- * swipe-service, say).
+ * rate on, every user far under it) against the same rows inserted by raw JDBC, in four
+ * rounds of alternating slices, the two sides swapping places every round, so that the
+ * machine's load meets both alike, after a warm-up that lasts until the service's JIT
+ * compiler has settled; a third slice of each round times the liveness probe, the
+ * framework's floor on the same machine. {@code --rooms 0} measures the matches alone,
+ * without the matching-service jars (to profile swipe-service, say).
  */
 public final class ChatBench {
 
@@ -66,6 +66,12 @@ public final class ChatBench {
 	private static final double MATCH_RATIO_TARGET = 0.6;
 
 	private static final int MATCHES_PER_CLIENT = 100;
+
+	/**
+	 * Rounds of the match slices, each {@code --seconds} divided by them: the two sides
+	 * swap places every round.
+	 */
+	private static final int ROUNDS = 4;
 
 	private static final String TEXT = "Are you free on Thursday for a coffee near the station?";
 
@@ -136,16 +142,23 @@ public final class ChatBench {
 			Phase floor = Phase.NONE;
 			JvmCpu serviceThreads = JvmCpu.NONE;
 			List<String> roundRatios = new ArrayList<>();
-			for (int slice = 0; slice < 3; slice++) {
+			Duration slice = seconds.dividedBy(ROUNDS);
+			for (int round = 0; round < ROUNDS; round++) {
+				// service, raw; raw, service; ...: a machine that speeds up or slows down
+				// steadily through the rounds meets both sides alike
+				boolean rawFirst = (round % 2 == 1);
+				Phase inserted = rawFirst ? stack.measure(() -> Load.closedLoop(clients, slice, raw)) : Phase.NONE;
 				JvmCpu before = JvmCpu.of(swipes.pid());
-				Phase sent = stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), http));
+				Phase sent = stack.measure(() -> Load.closedLoop(clients, slice, http));
 				serviceThreads = serviceThreads.plus(JvmCpu.of(swipes.pid()).minus(before));
-				Phase inserted = stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), raw));
+				if (!rawFirst) {
+					inserted = stack.measure(() -> Load.closedLoop(clients, slice, raw));
+				}
 				roundRatios.add(String.format("%.2f (%,.0f against %,.0f/s)", sent.perSecond() / inserted.perSecond(),
 						sent.perSecond(), inserted.perSecond()));
 				service = service.plus(sent);
 				database = database.plus(inserted);
-				floor = floor.plus(stack.measure(() -> Load.closedLoop(clients, seconds.dividedBy(3), probe)));
+				floor = floor.plus(stack.measure(() -> Load.closedLoop(clients, slice, probe)));
 			}
 
 			double ratio = service.perSecond() / database.perSecond();
