@@ -40,6 +40,13 @@ import org.jspecify.annotations.Nullable;
  */
 public final class BenchStack implements AutoCloseable {
 
+	/**
+	 * The setting that turns the web edge's concurrency limit off: a bench's closed loop
+	 * of 32 clients is twice its 16, and the limit's instant {@code 503}s are not the
+	 * service's work. The overload bench measures the limit.
+	 */
+	public static final String NO_OVERLOAD_LIMIT = "--kindling.web.overload.limit=0";
+
 	final Path work;
 
 	private final BenchOptions options;

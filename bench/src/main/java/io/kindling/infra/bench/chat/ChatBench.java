@@ -90,11 +90,8 @@ public final class ChatBench {
 			.mariaDb("kindling_matching", "kindling_swipe")
 			.start()) {
 			String secret = "chat-bench-" + UUID.randomUUID() + "-0123456789abcdef";
-			// the concurrency limit off: 32 closed-loop clients are twice its 16, and its
-			// refusals (503 at once) would be counted as the service's messages a second;
-			// the overload bench measures the limit
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
-					settings(options, "--kindling.security.jwt-secret=" + secret, "--kindling.web.overload.limit=0"));
+					settings(options, "--kindling.security.jwt-secret=" + secret, BenchStack.NO_OVERLOAD_LIMIT));
 			System.out.printf(
 					"chat bench: %d rooms across two instances; %d clients, %d matches each; %d s "
 							+ "measured after %d s of warm-up%n",

@@ -177,7 +177,7 @@ public final class OverloadBench {
 
 		static Instances start(BenchStack stack, String module, List<String> settings) throws Exception {
 			ServiceJar withoutLimit = stack.startService(module, "512m", module + "-no-limit.log", settings,
-					List.of("--kindling.web.overload.limit=0"));
+					List.of(BenchStack.NO_OVERLOAD_LIMIT));
 			ServiceJar withLimit = stack.startService(module, "512m", module + ".log", settings);
 			return new Instances(withoutLimit, withLimit, client(withoutLimit), client(withLimit));
 		}

@@ -47,12 +47,12 @@ public final class PushBench {
 	private static final double PUSH_P99_BOUND_MS = 100;
 
 	/**
-	 * The bench swipes far more than a person does in a day: daily limits off. Its 32
-	 * clients would meet the web edge's concurrency limit, which the overload bench
-	 * measures: off too.
+	 * The bench swipes far more than a person does in a day: daily limits off. The
+	 * maximum's 32 clients: the concurrency limit off too
+	 * ({@link BenchStack#NO_OVERLOAD_LIMIT}).
 	 */
 	private static final List<String> SETTINGS = List.of("--kindling.swipe.daily-likes=0",
-			"--kindling.swipe.daily-super-likes=0", "--kindling.web.overload.limit=0");
+			"--kindling.swipe.daily-super-likes=0", BenchStack.NO_OVERLOAD_LIMIT);
 
 	private PushBench() {
 	}

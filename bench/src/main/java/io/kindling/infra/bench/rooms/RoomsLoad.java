@@ -33,7 +33,7 @@ final class RoomsLoad {
 	 */
 	private static final List<String> SETTINGS = List.of("--kindling.matching.rate-limit.joins-per-minute=0",
 			"--kindling.matching.rate-limit.sessions-per-minute=0", "--kindling.matching.rematch-cooldown=0",
-			"--kindling.web.overload.limit=0");
+			BenchStack.NO_OVERLOAD_LIMIT);
 
 	final BenchStack stack;
 

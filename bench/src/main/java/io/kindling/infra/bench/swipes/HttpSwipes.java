@@ -23,11 +23,10 @@ final class HttpSwipes {
 
 	/**
 	 * Daily limits off (the bench swipes far more than a person does in a day), and the
-	 * concurrency limit: 32 closed-loop clients are twice its 16, and its refusals
-	 * ({@code 503} at once) are not swipes; the overload bench measures the limit.
+	 * concurrency limit ({@link BenchStack#NO_OVERLOAD_LIMIT}).
 	 */
 	private static final List<String> SETTINGS = List.of("--kindling.swipe.daily-likes=0",
-			"--kindling.swipe.daily-super-likes=0", "--kindling.web.overload.limit=0");
+			"--kindling.swipe.daily-super-likes=0", BenchStack.NO_OVERLOAD_LIMIT);
 
 	final ServiceJar service;
 
