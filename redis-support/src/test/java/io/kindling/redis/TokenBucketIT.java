@@ -10,10 +10,13 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /** The token bucket on a real Redis, with time given by the test. */
 @RealServers(Server.REDIS)
@@ -85,6 +88,34 @@ class TokenBucketIT {
 		// each call counted once: a second later each bucket has one token again
 		assertThat(bucket.takeAll(List.of(ana, ana, ben, ben), 6_000)).extracting(TokenBucket.Taken::taken)
 			.containsExactly(true, false, true, false);
+	}
+
+	@Test
+	void aPipelineRunsAScriptTheServerForgotAgainAndThrowsAnyOtherError() {
+		TokenBucket bucket = new TokenBucket(redis, 1, 2);
+		String ana = "test_bucket:{" + UUID.randomUUID() + "}";
+		String ben = "test_bucket:{" + UUID.randomUUID() + "}";
+		assertThat(bucket.takeAll(List.of(ana, ben), 5_000)).extracting(TokenBucket.Taken::taken)
+			.containsExactly(true, true);
+		// what a promoted replica knows of the scripts: nothing
+		redis.execute((RedisCallback<Void>) (connection) -> {
+			connection.scriptingCommands().scriptFlush();
+			return null;
+		});
+		assertThat(redis.execute((RedisCallback<List<Boolean>>) (connection) -> connection.scriptingCommands()
+			.scriptExists(LuaScript.load("token_bucket", Long.class).sha1()))).containsExactly(false);
+
+		assertThat(bucket.takeAll(List.of(ana, ben, ana), 5_000)).extracting(TokenBucket.Taken::taken)
+			.containsExactly(true, true, false);
+
+		String notABucket = "test_bucket:{" + UUID.randomUUID() + "}";
+		redis.opsForList().leftPush(notABucket, "x");
+		assertThatExceptionOfType(DataAccessException.class)
+			.isThrownBy(() -> bucket.takeAll(List.of(ana, notABucket), 6_000))
+			.withMessageContaining("WRONGTYPE");
+		// the pipeline's connection went back to the pool with nothing left unread
+		assertThat(bucket.takeAll(List.of(ben, ben), 6_000)).extracting(TokenBucket.Taken::taken)
+			.containsExactly(true, false);
 	}
 
 	@Test

@@ -9,7 +9,6 @@ import java.util.Map;
 import io.kindling.redis.LuaScript;
 import io.kindling.redis.ScriptCalls;
 
-import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -48,12 +47,11 @@ public class ClaimWaitingScript {
 		double joinedAt = waiting.since().toEpochMilli();
 		List<?> held;
 		if (this.calls.pipelined()) {
-			List<Object> results = this.calls.pipeline((connection) -> {
-				ScriptCalls.evalSha(connection, this.script, ReturnType.MULTI, call);
+			List<Object> results = this.calls.pipeline((pipeline) -> {
+				ScriptCalls.evalSha(pipeline, this.script, call);
 				for (String queue : queues) {
-					connection.zSetCommands()
-						.zAdd(RedisKeys.ACTIVE_QUEUES.getBytes(StandardCharsets.UTF_8), joinedAt,
-								queue.getBytes(StandardCharsets.UTF_8));
+					pipeline.zadd(RedisKeys.ACTIVE_QUEUES.getBytes(StandardCharsets.UTF_8), joinedAt,
+							queue.getBytes(StandardCharsets.UTF_8));
 				}
 			});
 			held = (results.get(0) instanceof List<?> answer) ? answer
