@@ -115,20 +115,21 @@ public final class ScriptCalls {
 	 */
 	public List<Object> pipeline(PipelineBody body) {
 		try {
+			// the connection as it is, not behind a proxy that keeps it from being
+			// closed:
+			// nothing here closes it
 			return Objects.requireNonNull(this.redis.execute((RedisCallback<List<Object>>) (connection) -> {
-				// closed, and so synced, even when the body fails: the connection goes
-				// back to
-				// its pool with no answer left unread
+				// closed, so synced, even when the body fails: the connection goes back
+				// to its pool with no answer left unread
 				try (Pipeline pipeline = ((Jedis) connection.getNativeConnection()).pipelined()) {
 					body.send(pipeline);
 					return answers(pipeline.syncAndReturnAll());
 				}
-			}));
+			}, true));
 		}
 		catch (JedisException ex) {
-			// a connection lost in the pipeline's sync: an outage like any other (a 503
-			// to
-			// retry)
+			// a connection lost in the pipeline's sync: an outage like any other, a 503
+			// to retry
 			throw translated(ex);
 		}
 	}
