@@ -115,8 +115,7 @@ public final class ScriptCalls {
 	 */
 	public List<Object> pipeline(PipelineBody body) {
 		try {
-			// the connection as it is, not behind a proxy that keeps it from being
-			// closed:
+			// the connection itself, not a proxy that stops a callback closing it:
 			// nothing here closes it
 			return Objects.requireNonNull(this.redis.execute((RedisCallback<List<Object>>) (connection) -> {
 				// closed, so synced, even when the body fails: the connection goes back
