@@ -68,20 +68,23 @@ public record JvmCpu(Duration jit, Duration gc, Duration rest) {
 	}
 
 	/**
-	 * Goes on warming a JVM up in rounds while its JIT compiler threads take more than 5
-	 * % of its CPU, for at most {@value #MAX_WARMUP_ROUNDS} rounds. A fixed warm-up left
-	 * them at 6 to 24 % of a service's CPU in the measured rows of different runs, and
-	 * the rows with most compiling measured the slowest service: what a service that has
-	 * run for a while never pays. Twelve rounds were not always enough for the chat bench
-	 * (15 % still, once).
+	 * Goes on warming a JVM up in rounds until its JIT compiler threads take 5 % or less
+	 * of its CPU in two rounds in a row, for at most {@value #MAX_WARMUP_ROUNDS} rounds.
+	 * A fixed warm-up left them at 6 to 24 % of a service's CPU in the measured rows of
+	 * different runs, and the rows with most compiling measured the slowest service: what
+	 * a service that has run for a while never pays. Twelve rounds were not always enough
+	 * for the chat bench (15 % still, once), and one quiet round was a lull twice: the
+	 * compiler took 20 % of the service's CPU in the measured slices after it.
 	 */
 	public static void warmUntilJitSettles(long pid, Callable<?> round) throws Exception {
 		double share = 1;
+		int quiet = 0;
 		for (int rounds = 1; rounds <= MAX_WARMUP_ROUNDS; rounds++) {
 			JvmCpu before = of(pid);
 			round.call();
 			share = of(pid).minus(before).jitShare();
-			if (share <= 0.05) {
+			quiet = (share <= 0.05) ? quiet + 1 : 0;
+			if (quiet == 2) {
 				System.out.printf("JIT settled: %.0f %% of the service's CPU in the last round (%d more rounds)%n",
 						100 * share, rounds);
 				return;
