@@ -55,11 +55,7 @@ public final class ScriptCalls {
 				.map((call) -> Objects.requireNonNull(script.run(this.redis, call.keys(), call.argArray())))
 				.toList();
 		}
-		List<Object> results = pipeline((pipeline) -> {
-			for (Call call : calls) {
-				evalSha(pipeline, script, call);
-			}
-		});
+		List<Object> results = pipelined(script, calls);
 		List<Long> answers = new ArrayList<>(calls.size());
 		for (int i = 0; i < calls.size(); i++) {
 			Object result = results.get(i);
@@ -83,17 +79,22 @@ public final class ScriptCalls {
 			}
 			return answers;
 		}
-		List<Object> results = pipeline((pipeline) -> {
-			for (Call call : calls) {
-				evalSha(pipeline, script, call);
-			}
-		});
+		List<Object> results = pipelined(script, calls);
 		for (int i = 0; i < calls.size(); i++) {
 			Object result = results.get(i);
 			answers.add(texts((result instanceof List<?> answer) ? answer
 					: script.run(this.redis, calls.get(i).keys(), calls.get(i).argArray())));
 		}
 		return answers;
+	}
+
+	/** Every call in one pipeline: each one's answer, or its {@code NOSCRIPT}. */
+	private List<Object> pipelined(LuaScript<?> script, List<Call> calls) {
+		return pipeline((pipeline) -> {
+			for (Call call : calls) {
+				evalSha(pipeline, script, call);
+			}
+		});
 	}
 
 	private static List<String> texts(@Nullable List<?> answer) {
