@@ -1,6 +1,7 @@
 package io.kindling.swipe.message;
 
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
 
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.MatchMessage;
@@ -48,11 +49,11 @@ class MessageController {
 	@ApiResponse(responseCode = "201", description = "Sent", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Sent before, with this id and text", useReturnTypeSchema = true)
 	@Refuses({ "bad-message", "no-such-match", "client-message-id-reused", "rate-limited" })
-	ResponseEntity<MatchMessage> send(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
+	CompletableFuture<ResponseEntity<MatchMessage>> send(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
 			@RequestBody SendMessage request) {
-		Messages.Sent sent = this.messages.send(CurrentUser.id(jwt), matchId, request.text(),
-				request.clientMessageId());
-		return ResponseEntity.status(sent.created() ? HttpStatus.CREATED : HttpStatus.OK).body(sent.message());
+		return this.messages.send(CurrentUser.id(jwt), matchId, request.text(), request.clientMessageId())
+			.thenApply((sent) -> ResponseEntity.status(sent.created() ? HttpStatus.CREATED : HttpStatus.OK)
+				.body(sent.message()));
 	}
 
 	@GetMapping("/api/matches/{matchId}/messages")

@@ -1,5 +1,6 @@
 package io.kindling.swipe.message;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -9,12 +10,14 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
+import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
@@ -51,14 +54,21 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Each send still gets its own answer: a match that is not the sender's or has ended is
  * its {@code 404} alone, a retry finds its stored message, a reused id is its
  * {@code 409}. When the group's transaction fails as a whole (a deadlock, the database
- * away), nothing of it was stored, and each of its sends is written again alone, on its
- * own request's thread, to meet its own fate.
+ * away), nothing of it was stored, and each of its sends is written again alone, on a
+ * virtual thread of its own, to meet its own fate.
+ * <p>
+ * A send holds no request thread while it waits: {@link #write} answers a future that its
+ * writer completes. What bounds the waiting is each writer's queue, of
+ * {@link #MAX_WAITING} sends.
  */
 @Component
 class MessageWriter implements DisposableBean {
 
 	/** The most messages stored in one transaction. */
 	static final int MAX_GROUP = 100;
+
+	/** The most sends waiting for one writer; past it a send is refused at once. */
+	static final int MAX_WAITING = 1_000;
 
 	/** A writer idle this long gives its connection back to the pool. */
 	static final long IDLE_MILLIS = 1_000;
@@ -87,6 +97,9 @@ class MessageWriter implements DisposableBean {
 
 	private final Counter failedGroups;
 
+	/** Where a send whose group failed is written alone. */
+	private final ExecutorService aloneThreads = Executors.newVirtualThreadPerTaskExecutor();
+
 	private volatile boolean stopped;
 
 	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push,
@@ -106,7 +119,7 @@ class MessageWriter implements DisposableBean {
 			.description("Groups whose transaction failed as a whole, their sends then written one by one")
 			.register(meters);
 		for (int i = 0; i < properties.writers(); i++) {
-			BlockingQueue<Send> queue = new LinkedBlockingQueue<>();
+			BlockingQueue<Send> queue = new LinkedBlockingQueue<>(MAX_WAITING);
 			this.queues.add(queue);
 			Thread writer = Thread.ofPlatform().name("message-writer-" + i).daemon().unstarted(() -> drain(queue));
 			this.writers.add(writer);
@@ -119,37 +132,42 @@ class MessageWriter implements DisposableBean {
 
 	/**
 	 * Stores the draft in the next group of its match's writer, or alone, in a
-	 * transaction of its own on the caller's thread, when that group failed as a whole or
-	 * the writers have stopped; tells both people of it once stored (not for a retry).
-	 * Either way it is counted against its sender's rate first, once.
-	 * @return what was stored (or found stored, for a retry), and the match
-	 * @throws Refused {@code rate-limited}, {@code no-such-match} or
+	 * transaction of its own, when that group failed as a whole (on a virtual thread) or
+	 * the writers have stopped (on the caller's thread); tells both people of it once
+	 * stored (not for a retry). Either way it is counted against its sender's rate first,
+	 * once.
+	 * @return what was stored (or found stored, for a retry), and the match; or failed
+	 * with {@code rate-limited}, {@code no-such-match} or
 	 * {@code client-message-id-reused}
+	 * @throws Refused {@code overloaded} when the writer has {@link #MAX_WAITING} sends
+	 * waiting already
 	 */
-	Written write(Draft draft) {
+	CompletableFuture<Written> write(Draft draft) {
 		Send send = new Send(draft, this.outbox.currentTrace(), new AtomicBoolean(), new CompletableFuture<>());
-		return inGroup(send).orElseGet(() -> alone(send));
+		if (!inGroup(send)) {
+			return CompletableFuture.completedFuture(alone(send));
+		}
+		return send.answer()
+			.thenCompose((written) -> written.map(CompletableFuture::completedFuture)
+				.orElseGet(() -> CompletableFuture.supplyAsync(() -> alone(send), this.aloneThreads)));
 	}
 
-	private Optional<Written> inGroup(Send send) {
+	/**
+	 * Queues the send for its match's writer.
+	 * @return false when the writers have stopped
+	 */
+	private boolean inGroup(Send send) {
 		if (this.stopped) {
-			return Optional.empty();
+			return false;
 		}
 		BlockingQueue<Send> queue = this.queues.get(writerOf(send.draft().matchId()));
-		queue.add(send);
-		if (this.stopped && queue.remove(send)) {
-			// its writer may have stopped before it came: nobody else will take it
-			return Optional.empty();
+		if (!queue.offer(send)) {
+			throw ProblemType.OVERLOADED.refused("This instance has " + MAX_WAITING
+					+ " messages waiting to be stored already; nothing was stored, so the same message may be "
+					+ "sent again after 1 s (Retry-After).", Duration.ofSeconds(1));
 		}
-		try {
-			return send.answer().join();
-		}
-		catch (CompletionException ex) {
-			if (ex.getCause() instanceof RuntimeException cause) {
-				throw cause;
-			}
-			throw ex;
-		}
+		// its writer may have stopped before it came: nobody else will take it
+		return !(this.stopped && queue.remove(send));
 	}
 
 	/**
@@ -358,6 +376,7 @@ class MessageWriter implements DisposableBean {
 		for (Thread writer : this.writers) {
 			writer.join(5_000);
 		}
+		this.aloneThreads.close();
 	}
 
 	/**

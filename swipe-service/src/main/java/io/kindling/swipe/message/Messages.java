@@ -3,6 +3,7 @@ package io.kindling.swipe.message;
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
 
 import io.kindling.support.paging.Cursor;
@@ -70,8 +71,10 @@ class Messages {
 	 * pushes are Redis round trips that need no database). A retry (the same
 	 * {@code client_message_id} and text) stores and tells nothing, and answers the
 	 * stored message.
+	 * @return the message once stored, the caller's thread free meanwhile
+	 * @throws Refused {@code bad-message} at once, before anything is queued
 	 */
-	Sent send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
+	CompletableFuture<Sent> send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {
 			throw MessageRefusals.BAD_MESSAGE.refused("text is required.");
 		}
@@ -84,8 +87,7 @@ class Messages {
 		}
 		Draft draft = new Draft(matchId, userId, text, clientMessageId,
 				this.clock.instant().truncatedTo(ChronoUnit.MICROS));
-		Written written = this.writer.write(draft);
-		return new Sent(written.message(), written.created());
+		return this.writer.write(draft).thenApply((written) -> new Sent(written.message(), written.created()));
 	}
 
 	/** The match's messages, newest first, keyset-paged on the message id. */

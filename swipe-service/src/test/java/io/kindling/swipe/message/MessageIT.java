@@ -387,6 +387,57 @@ class MessageIT extends SwipeTestBase {
 	}
 
 	@Test
+	void sendsWaitingForTheirWriterHoldNoRequestThreadAndOnePastTheBoundIsRefused() throws Exception {
+		long ana = newUser();
+		long held = match(ana, newUser());
+		int writer = this.writer.writerOf(held);
+		// each sender within its burst: the bound is what refuses, not the rate
+		int senders = MessageWriter.MAX_WAITING / 20;
+		List<Long> users = new ArrayList<>();
+		List<Long> chats = new ArrayList<>();
+		for (int i = 0; i < senders; i++) {
+			users.add(newUser());
+			chats.add(matchOn(writer, users.get(i), newUser()));
+		}
+		long groupsBefore = this.groups().count();
+		CountDownLatch release = new CountDownLatch(1);
+		try (ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor()) {
+			Future<?> holder = lockRow(executor, held, release);
+			List<Future<Response>> waiting = new ArrayList<>();
+			try {
+				Future<Response> first = executor.submit(() -> send(ana, held, "first", "w-first"));
+				awaitGroups(groupsBefore + 1);
+				for (int i = 0; i < MessageWriter.MAX_WAITING; i++) {
+					long user = users.get(i % senders);
+					long chat = chats.get(i % senders);
+					String id = "w" + i;
+					waiting.add(executor.submit(() -> send(user, chat, "waiting", id)));
+				}
+				awaitWaiting(MessageWriter.MAX_WAITING);
+				// far more sends wait than the server has request threads, and other
+				// calls are answered all the same
+				assertThat(this.api.get("/api/matches", ana).status()).isEqualTo(200);
+				assertProblem(send(users.get(0), chats.get(0), "one too many", "w-over"), 503, "overloaded");
+				assertThat(this.writer.waiting()).isEqualTo(MessageWriter.MAX_WAITING);
+
+				release.countDown();
+				holder.get(30, TimeUnit.SECONDS);
+				assertThat(first.get(30, TimeUnit.SECONDS).status()).isEqualTo(201);
+				for (Future<Response> answer : waiting) {
+					Response sent = answer.get(60, TimeUnit.SECONDS);
+					assertThat(sent.status()).as(sent.body()).isEqualTo(201);
+				}
+			}
+			finally {
+				release.countDown();
+			}
+		}
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE client_message_id = ?", "w-over")).isZero();
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chats.get(0)))
+			.isEqualTo(MessageWriter.MAX_WAITING / senders);
+	}
+
+	@Test
 	void aMessagesEventCarriesTheTraceOfTheRequestThatSentItThoughItsWriterStoredIt() {
 		long ana = newUser();
 		long matchId = match(ana, newUser());
