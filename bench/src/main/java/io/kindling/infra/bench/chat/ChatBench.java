@@ -43,19 +43,20 @@ import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * {@code ./kindling bench chat [--rooms 50] [--clients 32] [--seconds 20] [--warmup 60]}:
+ * {@code ./kindling bench chat [--rooms 50] [--clients 16,32,64] [--seconds 20] [--warmup 60]}:
  * both figures of conversations from one run, on its own Redis, MariaDB, two
  * matching-service jars and a swipe-service jar. Rooms: in each of {@code --rooms} rooms
  * a message is sent on instance A and timed until the other member's socket on B gets it,
  * one in flight per room for the most a second, then an open loop at a quarter of that
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
- * {@code --clients} clients post to 100 matches each through swipe-service (its per-user
- * rate on, every user far under it) against the same rows inserted by raw JDBC, in four
- * rounds of alternating slices, the two sides swapping places every round, so that the
- * machine's load meets both alike, after a warm-up that lasts until the service's JIT
- * compiler has settled; a third slice of each round times the liveness probe, the
- * framework's floor on the same machine. {@code --rooms 0} measures the matches alone,
- * without the matching-service jars (to profile swipe-service, say).
+ * clients post to 100 matches each through swipe-service (its per-user rate on, every
+ * user far under it) against the same rows inserted by raw JDBC, each side with the
+ * number of {@code --clients} it is fastest with, in four rounds of alternating slices,
+ * the two sides swapping places every round, so that the machine's load meets both alike,
+ * each slice after one as long unmeasured of the same side, after a warm-up that lasts
+ * until the service's JIT compiler has settled; a third slice of each round times the
+ * liveness probe, the framework's floor on the same machine. {@code --rooms 0} measures
+ * the matches alone, without the matching-service jars (to profile swipe-service, say).
  */
 public final class ChatBench {
 
@@ -73,6 +74,9 @@ public final class ChatBench {
 	 */
 	private static final int ROUNDS = 4;
 
+	/** How long each number of clients is tried for, after as long unmeasured. */
+	private static final Duration TRIAL = Duration.ofSeconds(3);
+
 	private static final String TEXT = "Are you free on Thursday for a coffee near the station?";
 
 	private ChatBench() {
@@ -81,7 +85,10 @@ public final class ChatBench {
 	public static void main(String[] args) throws Exception {
 		BenchOptions options = BenchOptions.of(args);
 		int rooms = (int) options.number("--rooms", 50);
-		int clients = (int) options.number("--clients", 32);
+		List<Integer> clientCounts = Stream.of(options.text("--clients", "16,32,64").split(","))
+			.map(Integer::valueOf)
+			.toList();
+		int clients = clientCounts.stream().mapToInt(Integer::intValue).max().orElseThrow();
 		Duration seconds = Duration.ofSeconds(options.number("--seconds", 20));
 		// the JIT needs a minute of this before the services run at their real speed
 		Duration warmup = Duration.ofSeconds(options.number("--warmup", 60));
@@ -93,7 +100,7 @@ public final class ChatBench {
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
 					settings(options, "--kindling.security.jwt-secret=" + secret, BenchStack.NO_OVERLOAD_LIMIT));
 			System.out.printf(
-					"chat bench: %d rooms across two instances; %d clients, %d matches each; %d s "
+					"chat bench: %d rooms across two instances; up to %d clients, %d matches each; %d s "
 							+ "measured after %d s of warm-up%n",
 					rooms, clients, MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
 
@@ -133,6 +140,9 @@ public final class ChatBench {
 				Load.closedLoop(clients, Duration.ofSeconds(5), raw);
 				return Load.closedLoop(clients, Duration.ofSeconds(2), probe);
 			});
+			// each side measured with the number of clients it is fastest with
+			int serviceClients = fastest("through the service", clientCounts, http);
+			int rawClients = fastest("raw JDBC", clientCounts, raw);
 			String load = BenchHost.loadAverage(" ");
 			Phase service = Phase.NONE;
 			Phase database = Phase.NONE;
@@ -144,18 +154,19 @@ public final class ChatBench {
 				// service, raw; raw, service; ...: a machine that speeds up or slows down
 				// steadily through the rounds meets both sides alike
 				boolean rawFirst = (round % 2 == 1);
-				Phase inserted = rawFirst ? stack.measure(() -> Load.closedLoop(clients, slice, raw)) : Phase.NONE;
+				Phase inserted = rawFirst ? steady(stack, rawClients, slice, raw) : Phase.NONE;
+				Load.closedLoop(serviceClients, slice, http);
 				JvmCpu before = JvmCpu.of(swipes.pid());
-				Phase sent = stack.measure(() -> Load.closedLoop(clients, slice, http));
+				Phase sent = stack.measure(() -> Load.closedLoop(serviceClients, slice, http));
 				serviceThreads = serviceThreads.plus(JvmCpu.of(swipes.pid()).minus(before));
 				if (!rawFirst) {
-					inserted = stack.measure(() -> Load.closedLoop(clients, slice, raw));
+					inserted = steady(stack, rawClients, slice, raw);
 				}
 				roundRatios.add(String.format("%.2f (%,.0f against %,.0f/s)", sent.perSecond() / inserted.perSecond(),
 						sent.perSecond(), inserted.perSecond()));
 				service = service.plus(sent);
 				database = database.plus(inserted);
-				floor = floor.plus(stack.measure(() -> Load.closedLoop(clients, slice, probe)));
+				floor = floor.plus(stack.measure(() -> Load.closedLoop(serviceClients, slice, probe)));
 			}
 
 			double ratio = service.perSecond() / database.perSecond();
@@ -168,13 +179,13 @@ public final class ChatBench {
 			}
 			System.out
 				.printf("| match messages through swipe-service (%d clients) | %,.0f/s (p99 %.1f ms) |%n| the same "
-						+ "rows by raw JDBC (message + outbox row) | %,.0f/s (p99 %.1f ms) |%n| ratio | %.2f (target ≥ "
+						+ "rows by raw JDBC (message + outbox row; %d clients) | %,.0f/s (p99 %.1f ms) |%n| ratio | %.2f (target ≥ "
 						+ "%.1f: %s) |%n| CPU per message, ms (services, MariaDB, Redis, bench): service · raw | %s · "
 						+ "%s |%n| SQL statements · commits · Redis commands per message: service · raw | %s · %s |%n%n"
 						+ "errors: rooms %d + %d, matches %d, raw %d; load average before the match slices: %s, after: %s%n",
-						clients, service.perSecond(), service.ms(99), database.perSecond(), database.ms(99), ratio,
-						MATCH_RATIO_TARGET, (ratio >= MATCH_RATIO_TARGET) ? "met" : "not met", cpu(service),
-						cpu(database), work(service), work(database), most.errors(), steady.errors(),
+						serviceClients, service.perSecond(), service.ms(99), rawClients, database.perSecond(),
+						database.ms(99), ratio, MATCH_RATIO_TARGET, (ratio >= MATCH_RATIO_TARGET) ? "met" : "not met",
+						cpu(service), cpu(database), work(service), work(database), most.errors(), steady.errors(),
 						service.result().errors(), database.result().errors(), load, BenchHost.loadAverage(" "));
 			double rawMs = database.usage().cpuMs(CpuTime::total, database.result().operations());
 			double serviceMs = service.usage().cpuMs(CpuTime::total, service.result().operations());
@@ -187,6 +198,38 @@ public final class ChatBench {
 						floor.usage().cpuMs(CpuTime::services, floor.result().operations()), serviceThreads.shares(),
 						String.join(", ", roundRatios));
 		}
+	}
+
+	/**
+	 * The number of clients, of those given, with which the operation goes fastest, each
+	 * tried for {@link #TRIAL} after as long unmeasured.
+	 */
+	private static int fastest(String side, List<Integer> clientCounts, Load.Operation operation) throws Exception {
+		int fastest = clientCounts.get(0);
+		double most = 0;
+		List<String> tried = new ArrayList<>();
+		for (int clients : clientCounts) {
+			Load.closedLoop(clients, TRIAL, operation);
+			double perSecond = Load.closedLoop(clients, TRIAL, operation).perSecond();
+			tried.add(String.format("%d clients %,.0f/s", clients, perSecond));
+			if (perSecond > most) {
+				most = perSecond;
+				fastest = clients;
+			}
+		}
+		System.out.printf("%s: %s; measured with %d%n", side, String.join(", ", tried), fastest);
+		return fastest;
+	}
+
+	/**
+	 * A slice of the operation, measured after one as long unmeasured: the writes of the
+	 * slice before, of the other side, are still being flushed for a few seconds, and the
+	 * side that follows would pay for them.
+	 */
+	private static Phase steady(BenchStack stack, int clients, Duration slice, Load.Operation operation)
+			throws Exception {
+		Load.closedLoop(clients, slice, operation);
+		return stack.measure(() -> Load.closedLoop(clients, slice, operation));
 	}
 
 	/**
