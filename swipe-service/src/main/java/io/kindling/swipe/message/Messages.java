@@ -72,7 +72,8 @@ class Messages {
 	 * {@code client_message_id} and text) stores and tells nothing, and answers the
 	 * stored message.
 	 * @return the message once stored, the caller's thread free meanwhile
-	 * @throws Refused {@code bad-message} at once, before anything is queued
+	 * @throws Refused at once, before anything is queued: {@code bad-message}, or
+	 * {@code overloaded} when too many sends wait for the writer already
 	 */
 	CompletableFuture<Sent> send(long userId, long matchId, @Nullable String text, @Nullable String clientMessageId) {
 		if (text == null) {

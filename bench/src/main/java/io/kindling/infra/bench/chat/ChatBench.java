@@ -155,6 +155,8 @@ public final class ChatBench {
 				// steadily through the rounds meets both sides alike
 				boolean rawFirst = (round % 2 == 1);
 				Phase inserted = rawFirst ? steady(stack, rawClients, slice, raw) : Phase.NONE;
+				// the sends' own lead-in, as steady() gives the raw inserts, kept out of
+				// the reading of the service's threads
 				Load.closedLoop(serviceClients, slice, http);
 				JvmCpu before = JvmCpu.of(swipes.pid());
 				Phase sent = stack.measure(() -> Load.closedLoop(serviceClients, slice, http));
