@@ -52,7 +52,7 @@ final class LoadShedding extends OncePerRequestFilter {
 	LoadShedding(OverloadProperties properties, String managementPath, JsonMapper json) {
 		this.limiter = SimpleLimiter.newBuilder().named("web").limit(limit(properties)).build();
 		this.managementPath = managementPath;
-		long seconds = properties.retryAfterSeconds();
+		long seconds = properties.retryAfter().toSeconds() + ((properties.retryAfter().toNanosPart() > 0) ? 1 : 0);
 		this.retryAfterSeconds = String.valueOf(seconds);
 		// the same bytes for every refusal: refusing must cost next to nothing
 		this.refusal = json.writeValueAsBytes(Problems.of(ProblemType.OVERLOADED, detail(seconds)));

@@ -36,19 +36,6 @@ public record OverloadProperties(@DefaultValue("16") int limit, @DefaultValue("t
 		}
 	}
 
-	/**
-	 * What refuses work past what the instance takes on, wherever it is counted:
-	 * {@code 503 overloaded}, with {@code retryAfter} as its {@code Retry-After}.
-	 */
-	public Refused refused() {
-		return ProblemType.OVERLOADED.refused(LoadShedding.detail(retryAfterSeconds()), this.retryAfter);
-	}
-
-	/** {@code retryAfter} in whole seconds, rounded up. */
-	long retryAfterSeconds() {
-		return this.retryAfter.toSeconds() + ((this.retryAfter.toNanosPart() > 0) ? 1 : 0);
-	}
-
 	/** Whether requests are limited at all. */
 	public boolean enabled() {
 		return this.limit > 0;

@@ -1,5 +1,6 @@
 package io.kindling.swipe.message;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -16,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
 
-import io.kindling.support.web.OverloadProperties;
+import io.kindling.support.web.ProblemType;
 import io.kindling.support.web.Refused;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.match.MatchRef;
@@ -86,8 +87,6 @@ class MessageWriter implements DisposableBean {
 
 	private final TransactionTemplate transactions;
 
-	private final OverloadProperties overload;
-
 	private final DataSource dataSource;
 
 	private final List<BlockingQueue<Send>> queues = new ArrayList<>();
@@ -105,14 +104,13 @@ class MessageWriter implements DisposableBean {
 
 	MessageWriter(MatchStore matches, MessageStore store, MessageOutbox outbox, MessagePush push,
 			MessageRateLimit rateLimit, TransactionTemplate transactions, DataSource dataSource,
-			MessageProperties properties, OverloadProperties overload, MeterRegistry meters) {
+			MessageProperties properties, MeterRegistry meters) {
 		this.matches = matches;
 		this.store = store;
 		this.outbox = outbox;
 		this.push = push;
 		this.rateLimit = rateLimit;
 		this.transactions = transactions;
-		this.overload = overload;
 		this.dataSource = dataSource;
 		this.groups = DistributionSummary.builder("kindling.swipe.messages.group")
 			.description("Messages stored per transaction by the group commit")
@@ -164,7 +162,9 @@ class MessageWriter implements DisposableBean {
 		}
 		BlockingQueue<Send> queue = this.queues.get(writerOf(send.draft().matchId()));
 		if (!queue.offer(send)) {
-			throw this.overload.refused();
+			throw ProblemType.OVERLOADED.refused("This instance has " + MAX_WAITING
+					+ " messages waiting to be stored already; nothing was stored, so the same message may be "
+					+ "sent again after 1 s (Retry-After).", Duration.ofSeconds(1));
 		}
 		// its writer may have stopped before it came: nobody else will take it
 		return !(this.stopped && queue.remove(send));
