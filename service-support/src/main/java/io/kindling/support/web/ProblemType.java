@@ -59,7 +59,9 @@ public enum ProblemType implements Refusal {
 
 	/**
 	 * The instance is working on as many requests as {@code kindling.web.overload.*} lets
-	 * it: refused before anything was done, retry after {@code Retry-After}.
+	 * it, or a feature's own bound on what waits is full: refused before anything was
+	 * done, retry after {@code Retry-After}. Thrown without a wait, it is answered with
+	 * {@code kindling.web.overload.retry-after}, the limit's own.
 	 */
 	OVERLOADED("overloaded", HttpStatus.SERVICE_UNAVAILABLE, "Overloaded");
 

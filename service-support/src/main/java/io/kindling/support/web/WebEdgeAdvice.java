@@ -1,5 +1,6 @@
 package io.kindling.support.web;
 
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
@@ -50,9 +51,25 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(WebEdgeAdvice.class);
 
-	/** A refusal a service declared, with the words it gave. */
+	private final Duration overloadRetryAfter;
+
+	/**
+	 * @param overloadRetryAfter the wait an {@code overloaded} refusal says when it names
+	 * none ({@code kindling.web.overload.retry-after})
+	 */
+	WebEdgeAdvice(Duration overloadRetryAfter) {
+		this.overloadRetryAfter = overloadRetryAfter;
+	}
+
+	/**
+	 * A refusal a service declared, with the words it gave. Every {@code overloaded}
+	 * answer says the one wait the operator set, whichever bound refused.
+	 */
 	@ExceptionHandler(Refused.class)
 	ResponseEntity<ProblemDetail> refused(Refused ex) {
+		if (ex.refusal() == ProblemType.OVERLOADED && ex.retryAfter().isEmpty()) {
+			return Problems.answer(ProblemType.OVERLOADED.refused(ex.getMessage(), this.overloadRetryAfter));
+		}
 		return Problems.answer(ex);
 	}
 

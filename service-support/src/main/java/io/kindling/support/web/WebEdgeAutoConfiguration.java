@@ -55,8 +55,8 @@ public class WebEdgeAutoConfiguration {
 	}
 
 	@Bean
-	WebEdgeAdvice webEdgeAdvice() {
-		return new WebEdgeAdvice();
+	WebEdgeAdvice webEdgeAdvice(OverloadProperties overload) {
+		return new WebEdgeAdvice(overload.retryAfter());
 	}
 
 	@Bean

@@ -158,6 +158,11 @@ class EdgeTestApplication {
 			throw TestRefusals.SLOW_DOWN.refused("Not so fast.", Duration.ofMillis(millis));
 		}
 
+		@GetMapping("/queue-full")
+		void queueFull() {
+			throw ProblemType.OVERLOADED.refused("The queue is full.");
+		}
+
 		@GetMapping("/who")
 		void who() {
 			throw ProblemType.UNAUTHENTICATED.refused("Who are you?");

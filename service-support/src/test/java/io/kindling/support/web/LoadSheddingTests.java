@@ -93,15 +93,25 @@ class LoadSheddingTests {
 	}
 
 	@Test
+	void anOverloadedRefusalAFeatureThrowsSaysTheLimitsWait() throws Exception {
+		Response refused = new ServiceClient(this.port).get("/queue-full", null);
+
+		assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+		// kindling.web.overload.retry-after, as the limit's own refusals say
+		assertThat(refused.header("Retry-After")).hasValue("2");
+		JsonNode problem = this.json.readTree(refused.body());
+		assertThat(problem.get("type").asString()).isEqualTo("https://kindling.io/problems/overloaded");
+		assertThat(problem.get("detail").asString()).isEqualTo("The queue is full.");
+	}
+
+	@Test
 	void anOpenEventStreamHoldsNoPlace() throws Exception {
 		ServiceClient http = new ServiceClient(this.port);
 		List<EventStream> streams = new ArrayList<>();
 		try {
 			// more streams than the limit's two places, each opened once the one before
-			// has
-			// given its place back: a stream's place is given back when its handler
-			// returns,
-			// which can be just after the client read ":open"
+			// has given its place back: a stream's place is given back when its handler
+			// returns, which can be just after the client read ":open"
 			for (int i = 0; i < 5; i++) {
 				streams.add(http.events("/stream", null).awaitFirstLine(":open"));
 				await().atMost(Duration.ofSeconds(10))

@@ -1,6 +1,5 @@
 package io.kindling.swipe.message;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -162,9 +161,10 @@ class MessageWriter implements DisposableBean {
 		}
 		BlockingQueue<Send> queue = this.queues.get(writerOf(send.draft().matchId()));
 		if (!queue.offer(send)) {
-			throw ProblemType.OVERLOADED.refused("This instance has " + MAX_WAITING
+			// answered with the overload limit's Retry-After
+			throw ProblemType.OVERLOADED.refused("this instance has " + MAX_WAITING
 					+ " messages waiting to be stored already; nothing was stored, so the same message may be "
-					+ "sent again after 1 s (Retry-After).", Duration.ofSeconds(1));
+					+ "sent again after the wait Retry-After says");
 		}
 		// its writer may have stopped before it came: nobody else will take it
 		return !(this.stopped && queue.remove(send));

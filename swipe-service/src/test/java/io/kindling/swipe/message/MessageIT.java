@@ -417,7 +417,9 @@ class MessageIT extends SwipeTestBase {
 				// far more sends wait than the server has request threads, and other
 				// calls are answered all the same
 				assertThat(this.api.get("/api/matches", ana).status()).isEqualTo(200);
-				assertProblem(send(users.get(0), chats.get(0), "one too many", "w-over"), 503, "overloaded");
+				Response over = send(users.get(0), chats.get(0), "one too many", "w-over");
+				assertProblem(over, 503, "overloaded");
+				assertThat(over.header("Retry-After")).hasValue("1");
 				assertThat(this.writer.waiting()).isEqualTo(MessageWriter.MAX_WAITING);
 
 				release.countDown();
