@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.sql.DataSource;
@@ -147,8 +148,22 @@ class MessageWriter implements DisposableBean {
 			return CompletableFuture.completedFuture(alone(send));
 		}
 		return send.answer()
-			.thenCompose((written) -> written.map(CompletableFuture::completedFuture)
-				.orElseGet(() -> CompletableFuture.supplyAsync(() -> alone(send), this.aloneThreads)));
+			.thenCompose(
+					(written) -> written.map(CompletableFuture::completedFuture).orElseGet(() -> aloneLater(send)));
+	}
+
+	/**
+	 * The send written alone on a virtual thread of its own; or, once a writer outlived
+	 * its wait at shutdown and those threads are closed, on the thread that found its
+	 * group failed.
+	 */
+	private CompletableFuture<Written> aloneLater(Send send) {
+		try {
+			return CompletableFuture.supplyAsync(() -> alone(send), this.aloneThreads);
+		}
+		catch (RejectedExecutionException ex) {
+			return CompletableFuture.supplyAsync(() -> alone(send), Runnable::run);
+		}
 	}
 
 	/**

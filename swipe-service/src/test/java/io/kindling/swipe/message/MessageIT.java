@@ -1,9 +1,12 @@
 package io.kindling.swipe.message;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -21,9 +24,11 @@ import io.kindling.infra.http.ServerSentEvent;
 import io.kindling.redis.LuaScript;
 import io.kindling.swipe.TestTokens;
 import io.kindling.swipe.match.MatchStore;
+import io.kindling.swipe.message.MessageStore.Draft;
 import io.kindling.swipe.swipe.SwipeTestBase;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -54,6 +59,18 @@ class MessageIT extends SwipeTestBase {
 
 	@Autowired
 	MessageWriter writer;
+
+	@Autowired
+	MessageStore store;
+
+	@Autowired
+	MessageOutbox outbox;
+
+	@Autowired
+	MessagePush push;
+
+	@Autowired
+	MessageRateLimit rateLimit;
 
 	@Autowired
 	MeterRegistry meters;
@@ -497,6 +514,48 @@ class MessageIT extends SwipeTestBase {
 		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(held))).isEqualTo(1);
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", chat)).isEqualTo(1);
 		assertThat(send(cat, chat, "and on", "k3").status()).isEqualTo(201);
+	}
+
+	@Test
+	void aGroupThatFailsAfterItsWriterOutlivedTheShutdownIsStillWrittenAlone() throws Exception {
+		// a writer of its own, to stop: one thread, its meters apart
+		SimpleMeterRegistry meters = new SimpleMeterRegistry();
+		MessageWriter stopping = new MessageWriter(this.matches, this.store, this.outbox, this.push, this.rateLimit,
+				this.transactions, this.dataSource, new MessageProperties(2, 20, 1), meters);
+		long ana = newUser();
+		long held = match(ana, newUser());
+		CountDownLatch release = new CountDownLatch(1);
+		try (ExecutorService executor = Executors.newCachedThreadPool()) {
+			Future<?> holder = lockRow(executor, held, release);
+			try {
+				CompletableFuture<MessageWriter.Written> answer = stopping
+					.write(new Draft(held, ana, "last words", "s1", Instant.now().truncatedTo(ChronoUnit.MICROS)));
+				long connection = awaitSharedLockWaiter();
+				// the writer does not end within its wait, and the shutdown goes on: no
+				// more virtual threads for sends written alone
+				long stopStarted = System.nanoTime();
+				executor.submit(() -> {
+					stopping.destroy();
+					return null;
+				}).get(30, TimeUnit.SECONDS);
+				assertThat(Duration.ofNanos(System.nanoTime() - stopStarted))
+					.isGreaterThanOrEqualTo(Duration.ofSeconds(5));
+				assertThat(answer).isNotDone();
+
+				this.jdbc.sql("KILL CONNECTION " + connection).update();
+				awaitGone(connection);
+				release.countDown();
+				holder.get(30, TimeUnit.SECONDS);
+				// its group failed, and the send was written alone all the same
+				assertThat(answer.get(30, TimeUnit.SECONDS).created()).isTrue();
+			}
+			finally {
+				release.countDown();
+			}
+		}
+		assertThat(meters.get("kindling.swipe.messages.group.failures").counter().count()).isOne();
+		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", held)).isOne();
+		assertThat(count("SELECT COUNT(*) FROM message_outbox WHERE event_key = ?", String.valueOf(held))).isOne();
 	}
 
 	@Test
