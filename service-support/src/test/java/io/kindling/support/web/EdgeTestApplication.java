@@ -3,6 +3,9 @@ package io.kindling.support.web;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -12,12 +15,14 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+import org.awaitility.Awaitility;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
 import org.springframework.validation.annotation.Validated;
@@ -105,14 +110,46 @@ class EdgeTestApplication {
 		return new Gate();
 	}
 
+	/** The futures {@code /later} answers with, each completed when a test says. */
+	static final class Later {
+
+		private final Map<String, CompletableFuture<ResponseEntity<Map<String, Object>>>> futures = new ConcurrentHashMap<>();
+
+		CompletableFuture<ResponseEntity<Map<String, Object>>> future(String id) {
+			return this.futures.computeIfAbsent(id, (key) -> new CompletableFuture<>());
+		}
+
+		/** The future of a request that has reached its handler. */
+		CompletableFuture<ResponseEntity<Map<String, Object>>> awaitAsked(String id) {
+			return Awaitility.await()
+				.atMost(Duration.ofSeconds(30))
+				.until(() -> this.futures.get(id), Objects::nonNull);
+		}
+
+	}
+
+	@Bean
+	Later later() {
+		return new Later();
+	}
+
 	@RestController
 	@Validated
 	static class Endpoints {
 
 		private final Gate gate;
 
-		Endpoints(Gate gate) {
+		private final Later later;
+
+		Endpoints(Gate gate, Later later) {
 			this.gate = gate;
+			this.later = later;
+		}
+
+		@GetMapping("/later")
+		@AnsweredOnCompletion
+		CompletableFuture<ResponseEntity<Map<String, Object>>> later(@RequestParam String id) {
+			return this.later.future(id);
 		}
 
 		@GetMapping("/gate")

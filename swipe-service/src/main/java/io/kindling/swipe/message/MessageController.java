@@ -3,6 +3,7 @@ package io.kindling.swipe.message;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
+import io.kindling.support.web.AnsweredOnCompletion;
 import io.kindling.support.web.Refuses;
 import io.kindling.swipe.match.MatchMessage;
 import io.kindling.swipe.message.Messages.MessagePage;
@@ -49,6 +50,9 @@ class MessageController {
 	@ApiResponse(responseCode = "201", description = "Sent", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Sent before, with this id and text", useReturnTypeSchema = true)
 	@Refuses({ "bad-message", "no-such-match", "client-message-id-reused", "rate-limited" })
+	// written where the writer's group completes it, without a second pass through the
+	// filters
+	@AnsweredOnCompletion
 	CompletableFuture<ResponseEntity<MatchMessage>> send(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
 			@RequestBody SendMessage request) {
 		return this.messages.send(CurrentUser.id(jwt), matchId, request.text(), request.clientMessageId())
