@@ -12,7 +12,7 @@ import java.lang.annotation.Target;
  * asynchronous dispatch, which sends the request through the servlet filters, Spring
  * Security and the handler mapping a second time only to write an answer already known.
  * For a call that waits on another thread, as a match message waits for its writer's
- * group, that second pass, the writing of the answer aside, was a third of the request
+ * group, that second pass, the writing of the answer aside, was 30 % of the request
  * threads' CPU.
  * <p>
  * The answer is the same as Spring MVC's: the entity's status and headers, its body as

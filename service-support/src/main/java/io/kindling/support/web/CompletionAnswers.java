@@ -94,7 +94,7 @@ final class CompletionAnswers implements HandlerMethodReturnValueHandler, SmartI
 		}
 		// whichever comes first answers: the future, the timeout or the client gone
 		AtomicBoolean answered = new AtomicBoolean();
-		async.addListener(new Unanswered(answered, request, response));
+		async.addListener(new Unanswered(answered));
 		future.whenCompleteAsync((result, failure) -> {
 			if (answered.compareAndSet(false, true)) {
 				answer(request, response, result, failure);
@@ -173,20 +173,15 @@ final class CompletionAnswers implements HandlerMethodReturnValueHandler, SmartI
 
 		private final AtomicBoolean answered;
 
-		private final HttpServletRequest request;
-
-		private final HttpServletResponse response;
-
-		Unanswered(AtomicBoolean answered, HttpServletRequest request, HttpServletResponse response) {
+		Unanswered(AtomicBoolean answered) {
 			this.answered = answered;
-			this.request = request;
-			this.response = response;
 		}
 
 		@Override
 		public void onTimeout(AsyncEvent event) {
 			if (this.answered.compareAndSet(false, true)) {
-				fail(this.request, this.response, new AsyncRequestTimeoutException());
+				fail((HttpServletRequest) event.getSuppliedRequest(), (HttpServletResponse) event.getSuppliedResponse(),
+						new AsyncRequestTimeoutException());
 				event.getAsyncContext().complete();
 			}
 		}
