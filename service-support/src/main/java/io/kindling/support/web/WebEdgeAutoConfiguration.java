@@ -12,7 +12,6 @@ import tools.jackson.databind.json.JsonMapper;
 import io.kindling.support.server.ServerBinding;
 
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -26,7 +25,6 @@ import org.springframework.boot.web.server.ConfigurableWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
-import org.springframework.boot.webmvc.autoconfigure.WebMvcProperties;
 import org.springframework.boot.webmvc.autoconfigure.error.ErrorMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -34,16 +32,13 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.web.filter.CorsFilter;
-import org.springframework.web.servlet.HandlerExceptionResolver;
-import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
 
 /**
  * The web edge every service shares: one problem vocabulary for every refusal, strict
  * JSON, one body-size limit, CORS, the container's error pages as problem details, the
  * address the server listens on, the client's address behind trusted proxies only,
- * printable header values, the actuator closed but for health, one concurrency limit that
- * sheds what an instance cannot serve, and answers written where their futures complete
- * ({@link AnsweredOnCompletion}).
+ * printable header values, the actuator closed but for health, and one concurrency limit
+ * that sheds what an instance cannot serve.
  */
 // before Spring Boot's own ResponseEntityExceptionHandler and error controller, which
 // back off for these
@@ -62,12 +57,6 @@ public class WebEdgeAutoConfiguration {
 	@Bean
 	WebEdgeAdvice webEdgeAdvice(OverloadProperties overload) {
 		return new WebEdgeAdvice(overload.retryAfter());
-	}
-
-	@Bean
-	CompletionAnswers completionAnswers(RequestMappingHandlerAdapter adapter,
-			@Qualifier("handlerExceptionResolver") HandlerExceptionResolver exceptions, WebMvcProperties mvc) {
-		return new CompletionAnswers(adapter, exceptions, mvc.getAsync().getRequestTimeout());
 	}
 
 	@Bean

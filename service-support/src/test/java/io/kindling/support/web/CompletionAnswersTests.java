@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -19,6 +20,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.ServletRequest;
 import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -51,6 +53,9 @@ class CompletionAnswersTests {
 	@Autowired
 	List<DispatcherType> dispatches;
 
+	@Autowired
+	MeterRegistry meters;
+
 	@BeforeEach
 	void forget() {
 		this.dispatches.clear();
@@ -72,6 +77,12 @@ class CompletionAnswersTests {
 		}
 		// through the filters once: Spring MVC's own asynchronous answer dispatches again
 		assertThat(this.dispatches).containsExactly(DispatcherType.REQUEST);
+		// and timed as every request is, once it ended
+		Awaitility.await()
+			.atMost(Duration.ofSeconds(10))
+			.untilAsserted(() -> assertThat(
+					this.meters.find("http.server.requests").tags("uri", "/later", "status", "201").timer())
+				.isNotNull());
 	}
 
 	@Test
