@@ -18,8 +18,8 @@ import java.lang.annotation.Target;
  * The answer is the same as Spring MVC's: the entity's status and headers, its body as
  * JSON (whatever the request's {@code Accept}); a future that fails is answered as a
  * handler's exception is, by the same {@code @ExceptionHandler}s; one not done within the
- * asynchronous timeout ({@code spring.mvc.async.request-timeout}, else the container's 30
- * s) by {@code 503}, as Spring MVC answers it.
+ * asynchronous timeout ({@code spring.mvc.async.request-timeout}, else the container's
+ * own) by {@code 503}, as Spring MVC answers it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

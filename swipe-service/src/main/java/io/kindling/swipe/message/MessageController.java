@@ -50,8 +50,7 @@ class MessageController {
 	@ApiResponse(responseCode = "201", description = "Sent", useReturnTypeSchema = true)
 	@ApiResponse(responseCode = "200", description = "Sent before, with this id and text", useReturnTypeSchema = true)
 	@Refuses({ "bad-message", "no-such-match", "client-message-id-reused", "rate-limited" })
-	// written where the writer's group completes it, without a second pass through the
-	// filters
+	// answered where the writer completes it, not by a second pass through the filters
 	@AnsweredOnCompletion
 	CompletableFuture<ResponseEntity<MatchMessage>> send(@AuthenticationPrincipal Jwt jwt, @PathVariable long matchId,
 			@RequestBody SendMessage request) {
