@@ -16,10 +16,12 @@ import java.lang.annotation.Target;
  * threads' CPU.
  * <p>
  * The answer is the same as Spring MVC's: the entity's status and headers, its body as
- * JSON (whatever the request's {@code Accept}); a future that fails is answered as a
- * handler's exception is, by the same {@code @ExceptionHandler}s; one not done within the
- * asynchronous timeout ({@code spring.mvc.async.request-timeout}, else the container's
- * own) by {@code 503}, as Spring MVC answers it.
+ * JSON, which the handler's mapping must say it produces
+ * ({@code produces = "application/json"}, checked at start) so that a request whose
+ * {@code Accept} takes no JSON is refused before the handler runs; a future that fails is
+ * answered as a handler's exception is, by the same {@code @ExceptionHandler}s; one not
+ * done within the asynchronous timeout ({@code spring.mvc.async.request-timeout}, else
+ * the container's own) by {@code 503}, as Spring MVC answers it.
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

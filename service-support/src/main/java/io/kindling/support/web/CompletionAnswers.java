@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -29,22 +30,30 @@ import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.server.ServletServerHttpResponse;
 import org.springframework.web.context.request.NativeWebRequest;
 import org.springframework.web.context.request.async.AsyncRequestTimeoutException;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.method.support.HandlerMethodReturnValueHandler;
 import org.springframework.web.method.support.ModelAndViewContainer;
 import org.springframework.web.servlet.HandlerExceptionResolver;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerAdapter;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * Answers the handlers marked {@link AnsweredOnCompletion}: the request goes asynchronous
  * when the handler returns, and a virtual thread writes the answer once the future
  * completes, then ends the request. It is put before Spring MVC's own handlers of return
- * values, which would take the future for its asynchronous dispatch.
+ * values, which would take the future for its asynchronous dispatch. The answer is JSON,
+ * so the application does not start with a marked handler whose mapping does not say it
+ * produces JSON: where it does, Spring MVC's handler mapping refuses a request that takes
+ * no JSON ({@code 406}) before the handler runs, not after it has done its work.
  */
 final class CompletionAnswers implements HandlerMethodReturnValueHandler, SmartInitializingSingleton, DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(CompletionAnswers.class);
 
 	private final RequestMappingHandlerAdapter adapter;
+
+	private final List<RequestMappingHandlerMapping> mappings;
 
 	private final HandlerExceptionResolver exceptions;
 
@@ -56,19 +65,38 @@ final class CompletionAnswers implements HandlerMethodReturnValueHandler, SmartI
 	 * @param timeout how long a future may take
 	 * ({@code spring.mvc.async.request-timeout}); null for the container's own
 	 */
-	CompletionAnswers(RequestMappingHandlerAdapter adapter, HandlerExceptionResolver exceptions,
-			@Nullable Duration timeout) {
+	CompletionAnswers(RequestMappingHandlerAdapter adapter, List<RequestMappingHandlerMapping> mappings,
+			HandlerExceptionResolver exceptions, @Nullable Duration timeout) {
 		this.adapter = adapter;
+		this.mappings = mappings;
 		this.exceptions = exceptions;
 		this.timeout = timeout;
 	}
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		this.mappings.forEach(CompletionAnswers::requireJsonProduced);
 		List<HandlerMethodReturnValueHandler> handlers = new ArrayList<>();
 		handlers.add(this);
 		handlers.addAll(Objects.requireNonNull(this.adapter.getReturnValueHandlers()));
 		this.adapter.setReturnValueHandlers(handlers);
+	}
+
+	/**
+	 * @throws IllegalStateException for a marked handler whose mapping may produce other
+	 * than JSON
+	 */
+	private static void requireJsonProduced(RequestMappingHandlerMapping mapping) {
+		mapping.getHandlerMethods().forEach((RequestMappingInfo info, HandlerMethod handler) -> {
+			if (!handler.hasMethodAnnotation(AnsweredOnCompletion.class)) {
+				return;
+			}
+			Set<MediaType> produced = info.getProducesCondition().getProducibleMediaTypes();
+			if (produced.isEmpty() || !produced.stream().allMatch(MediaType.APPLICATION_JSON::isCompatibleWith)) {
+				throw new IllegalStateException(handler + " is answered on completion, as JSON, so its mapping "
+						+ "must say produces = \"application/json\" (it says " + produced + ")");
+			}
+		});
 	}
 
 	@Override

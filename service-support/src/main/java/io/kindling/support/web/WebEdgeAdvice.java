@@ -20,6 +20,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -170,6 +171,14 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 		}
 		if (statusCode.is5xxServerError()) {
 			log.error("request failed", ex);
+		}
+		if (body instanceof ProblemDetail && headers.getContentType() == null) {
+			// not left to negotiation, which takes a handler's produces =
+			// "application/json"
+			HttpHeaders problem = new HttpHeaders();
+			problem.putAll(headers);
+			problem.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
+			headers = problem;
 		}
 		return super.handleExceptionInternal(ex, body, headers, statusCode, request);
 	}

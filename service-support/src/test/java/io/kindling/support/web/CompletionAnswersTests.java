@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
+import io.kindling.infra.http.Request;
 import io.kindling.infra.http.Response;
 import io.kindling.infra.http.ServiceClient;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,14 +27,21 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.http.converter.autoconfigure.HttpMessageConvertersAutoConfiguration;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.boot.webmvc.autoconfigure.WebMvcAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -134,6 +143,28 @@ class CompletionAnswersTests {
 	}
 
 	@Test
+	void anAcceptWithoutJsonIsRefusedBeforeTheHandlerRuns() {
+		Response answer = http().send(Request.get("/later?id=png").header("Accept", "image/png"));
+
+		assertThat(answer.status()).isEqualTo(406);
+		assertThat(answer.json().get("type").asString()).isEqualTo("https://kindling.io/problems/not-acceptable");
+		assertThat(this.later.asked("png")).isFalse();
+	}
+
+	@Test
+	void aMarkedHandlerWhoseMappingMayAnswerOtherThanJsonStopsTheStart() {
+		new WebApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(JacksonAutoConfiguration.class, HttpMessageConvertersAutoConfiguration.class,
+							WebMvcAutoConfiguration.class, CompletionAnswersAutoConfiguration.class))
+			.withUserConfiguration(AnyAnswer.class)
+			.run((context) -> assertThat(context).getFailure()
+				.isInstanceOf(IllegalStateException.class)
+				.hasMessageContaining("AnyAnswer#any()")
+				.hasMessageContaining("must say produces = \"application/json\" (it says [])"));
+	}
+
+	@Test
 	void aFutureNotDoneInTimeIsAnsweredUnavailable() {
 		long asked = System.nanoTime();
 		Response answer = http().get("/later?id=never", null);
@@ -156,6 +187,18 @@ class CompletionAnswersTests {
 
 	private ServiceClient http() {
 		return new ServiceClient(this.port);
+	}
+
+	/** A marked handler that says nothing of what it produces. */
+	@RestController
+	static class AnyAnswer {
+
+		@GetMapping("/any")
+		@AnsweredOnCompletion
+		CompletableFuture<ResponseEntity<String>> any() {
+			return CompletableFuture.completedFuture(ResponseEntity.ok("any"));
+		}
+
 	}
 
 	/** A body whose JSON fails half way. */

@@ -22,6 +22,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
@@ -119,6 +120,11 @@ class EdgeTestApplication {
 			return this.futures.computeIfAbsent(id, (key) -> new CompletableFuture<>());
 		}
 
+		/** Whether a request with this id has reached its handler. */
+		boolean asked(String id) {
+			return this.futures.containsKey(id);
+		}
+
 		/** The future of a request that has reached its handler. */
 		CompletableFuture<ResponseEntity<Map<String, Object>>> awaitAsked(String id) {
 			return Awaitility.await()
@@ -146,7 +152,7 @@ class EdgeTestApplication {
 			this.later = later;
 		}
 
-		@GetMapping("/later")
+		@GetMapping(path = "/later", produces = MediaType.APPLICATION_JSON_VALUE)
 		@AnsweredOnCompletion
 		CompletableFuture<ResponseEntity<Map<String, Object>>> later(@RequestParam String id) {
 			return this.later.future(id);

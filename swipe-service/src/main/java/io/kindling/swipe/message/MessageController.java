@@ -18,6 +18,7 @@ import jakarta.validation.constraints.Positive;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.security.oauth2.jwt.Jwt;
@@ -38,7 +39,7 @@ class MessageController {
 		this.messages = messages;
 	}
 
-	@PostMapping("/api/matches/{matchId}/messages")
+	@PostMapping(path = "/api/matches/{matchId}/messages", produces = MediaType.APPLICATION_JSON_VALUE)
 	@Operation(summary = "Send a message to a match",
 			description = "Stores the message and pushes it as `message_created` to both people's event streams "
 					+ "(the sender's other devices too). Send one new `client_message_id` per message: a retry "

@@ -139,6 +139,13 @@ class MessageIT extends SwipeTestBase {
 		assertProblem(send(ana, matchId, "spaced id", "has space"), 400, "bad-message");
 		assertProblem(send(ana, matchId, "long id", "x".repeat(65)), 400, "bad-message");
 		assertProblem(post(ana, matchId, "{\"client_message_id\":\"no-text\"}"), 400, "bad-message");
+		// refused before it is stored, though its answer is written where its writer
+		// completes it
+		assertProblem(this.api.http()
+			.send(Request.of("POST", "/api/matches/" + matchId + "/messages")
+				.bearer(TestTokens.forUser(ana))
+				.header("Accept", "text/html")
+				.json("{\"text\":\"as a page\",\"client_message_id\":\"html\"}")), 406, "not-acceptable");
 		assertThat(count("SELECT COUNT(*) FROM messages WHERE match_id = ?", matchId)).isOne();
 	}
 
