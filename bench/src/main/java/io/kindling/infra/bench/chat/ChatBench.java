@@ -49,14 +49,15 @@ import tools.jackson.databind.json.JsonMapper;
  * a message is sent on instance A and timed until the other member's socket on B gets it,
  * one in flight per room for the most a second, then an open loop at a quarter of that
  * (the members' rate limit lifted, so the fan-out is measured, not the limit). Matches:
- * clients post to 100 matches each through swipe-service (its per-user rate on, every
- * user far under it) against the same rows inserted by raw JDBC, each side with the
- * number of {@code --clients} it is fastest with, in four rounds of alternating slices,
- * the two sides swapping places every round, so that the machine's load meets both alike,
- * each slice after one as long unmeasured of the same side, after a warm-up that lasts
- * until the service's JIT compiler has settled; a third slice of each round times the
- * liveness probe, the framework's floor on the same machine. {@code --rooms 0} measures
- * the matches alone, without the matching-service jars (to profile swipe-service, say).
+ * clients post to random ones of 100 matches for each of the most clients, through
+ * swipe-service (its per-user rate on, every user far under it), against the same rows
+ * inserted by raw JDBC into as many matches of their own, each side with the number of
+ * {@code --clients} it is fastest with, in four rounds of alternating slices, the two
+ * sides swapping places every round, so that the machine's load meets both alike, each
+ * slice after one as long unmeasured of the same side, after a warm-up that lasts until
+ * the service's JIT compiler has settled; a third slice of each round times the liveness
+ * probe, the framework's floor on the same machine. {@code --rooms 0} measures the
+ * matches alone, without the matching-service jars (to profile swipe-service, say).
  */
 public final class ChatBench {
 
@@ -66,6 +67,11 @@ public final class ChatBench {
 
 	private static final double MATCH_RATIO_TARGET = 0.6;
 
+	/**
+	 * The matches each side writes in, this many for each of the most clients: the same
+	 * number for both sides whatever number of clients each is measured with, so that
+	 * neither finds fewer of its index pages in MariaDB's buffer pool.
+	 */
 	private static final int MATCHES_PER_CLIENT = 100;
 
 	/**
@@ -100,9 +106,9 @@ public final class ChatBench {
 			ServiceJar swipes = stack.startService("swipe-service", "512m", "swipe-service.log",
 					settings(options, "--kindling.security.jwt-secret=" + secret, BenchStack.NO_OVERLOAD_LIMIT));
 			System.out.printf(
-					"chat bench: %d rooms across two instances; up to %d clients, %d matches each; %d s "
+					"chat bench: %d rooms across two instances; up to %d clients, %d matches a side; %d s "
 							+ "measured after %d s of warm-up%n",
-					rooms, clients, MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
+					rooms, clients, clients * MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
 
 			Result most = Result.NONE;
 			Result steady = Result.NONE;
@@ -121,14 +127,16 @@ public final class ChatBench {
 				steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
 			}
 			String jdbcUrl = stack.jdbcUrl("kindling_swipe");
-			seedMatches(jdbcUrl, clients);
-			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret);
+			int matches = clients * MATCHES_PER_CLIENT;
+			seedMatches(jdbcUrl, matches);
+			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret,
+					matches);
 			List<Connection> connections = new ArrayList<>();
 			for (int client = 0; client < clients; client++) {
 				connections.add(DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD));
 				connections.get(client).setAutoCommit(false);
 			}
-			Load.Operation raw = (call) -> insertRaw(connections.get(call.index()), call.index());
+			Load.Operation raw = (call) -> insertRaw(connections.get(call.index()), matches);
 			Load.Operation probe = liveness(new ServiceClient(swipes.port(), Duration.ofSeconds(10)));
 			Load.closedLoop(clients, warmup, http);
 			// rounds as the measured slices go, the raw inserts' and the probe's paths
@@ -347,14 +355,13 @@ public final class ChatBench {
 	}
 
 	/**
-	 * Match {@code i} is users {@code 2i-1} and {@code 2i}; a client's are a hundred in a
-	 * row.
+	 * Match {@code i} is users {@code 2i-1} and {@code 2i}, from 1 to {@code matches}.
 	 */
-	private static void seedMatches(String jdbcUrl, int clients) throws Exception {
+	private static void seedMatches(String jdbcUrl, int matches) throws Exception {
 		try (Connection db = DriverManager.getConnection(jdbcUrl, MariaDbServer.USER, MariaDbServer.PASSWORD);
 				PreparedStatement insert = db.prepareStatement(
 						"INSERT INTO matches (match_id, user_id_1, user_id_2, matched_at) VALUES (?, ?, ?, NOW(6))")) {
-			for (long match = 1; match <= (long) clients * MATCHES_PER_CLIENT; match++) {
+			for (long match = 1; match <= matches; match++) {
 				insert.setLong(1, match);
 				insert.setLong(2, 2 * match - 1);
 				insert.setLong(3, 2 * match);
@@ -365,14 +372,13 @@ public final class ChatBench {
 	}
 
 	/**
-	 * A message posted to one of the client's matches, by either of its two people, each
-	 * with the one token a person's app keeps for the hour.
+	 * A message posted to a random one of the seeded matches, by either of its two
+	 * people, each with the one token a person's app keeps for the hour.
 	 */
-	private static Load.Operation throughTheService(ServiceClient http, String secret) {
+	private static Load.Operation throughTheService(ServiceClient http, String secret, int matches) {
 		Map<Long, String> tokens = new ConcurrentHashMap<>();
 		return (call) -> {
-			long match = (long) call.index() * MATCHES_PER_CLIENT
-					+ ThreadLocalRandom.current().nextInt(MATCHES_PER_CLIENT) + 1;
+			long match = ThreadLocalRandom.current().nextInt(matches) + 1;
 			Response sent = http.send(Request.of("POST", "/api/matches/" + match + "/messages")
 				.bearer(tokens.computeIfAbsent(2 * match - ThreadLocalRandom.current().nextInt(2),
 						(user) -> Hs256.token(secret, user)))
@@ -385,11 +391,11 @@ public final class ChatBench {
 
 	/**
 	 * The rows of a message by raw JDBC: the message and its {@code MESSAGE_SENT} row,
-	 * one transaction, on the client's own connection, in matches of its own.
+	 * one transaction, on the client's own connection, in a random one of as many matches
+	 * as the service's sends use (ids of their own, no row in {@code matches}).
 	 */
-	private static void insertRaw(Connection db, int client) throws Exception {
-		long match = 1_000_000_000L + ThreadLocalRandom.current().nextInt(MATCHES_PER_CLIENT)
-				+ (long) client * MATCHES_PER_CLIENT;
+	private static void insertRaw(Connection db, int matches) throws Exception {
+		long match = 1_000_000_000L + ThreadLocalRandom.current().nextInt(matches);
 		Instant now = Instant.now();
 		BigDecimal at = new BigDecimal(now.getEpochSecond() + "." + String.format("%09d", now.getNano()));
 		try (PreparedStatement message = db.prepareStatement(
