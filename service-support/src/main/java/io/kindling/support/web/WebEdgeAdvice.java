@@ -173,8 +173,7 @@ class WebEdgeAdvice extends ResponseEntityExceptionHandler {
 			log.error("request failed", ex);
 		}
 		if (body instanceof ProblemDetail && headers.getContentType() == null) {
-			// not left to negotiation, which takes a handler's produces =
-			// "application/json"
+			// set here: negotiation would pick a handler's produces, JSON
 			HttpHeaders problem = new HttpHeaders();
 			problem.putAll(headers);
 			problem.setContentType(MediaType.APPLICATION_PROBLEM_JSON);
