@@ -95,6 +95,7 @@ public final class ChatBench {
 			.map(Integer::valueOf)
 			.toList();
 		int clients = clientCounts.stream().mapToInt(Integer::intValue).max().orElseThrow();
+		int matches = clients * MATCHES_PER_CLIENT;
 		Duration seconds = Duration.ofSeconds(options.number("--seconds", 20));
 		// the JIT needs a minute of this before the services run at their real speed
 		Duration warmup = Duration.ofSeconds(options.number("--warmup", 60));
@@ -108,7 +109,7 @@ public final class ChatBench {
 			System.out.printf(
 					"chat bench: %d rooms across two instances; up to %d clients, %d matches a side; %d s "
 							+ "measured after %d s of warm-up%n",
-					rooms, clients, clients * MATCHES_PER_CLIENT, seconds.toSeconds(), warmup.toSeconds());
+					rooms, clients, matches, seconds.toSeconds(), warmup.toSeconds());
 
 			Result most = Result.NONE;
 			Result steady = Result.NONE;
@@ -127,7 +128,6 @@ public final class ChatBench {
 				steady = Load.openLoop(steadyRate, warmup, seconds, fanout::roundTrip).measured();
 			}
 			String jdbcUrl = stack.jdbcUrl("kindling_swipe");
-			int matches = clients * MATCHES_PER_CLIENT;
 			seedMatches(jdbcUrl, matches);
 			Load.Operation http = throughTheService(new ServiceClient(swipes.port(), Duration.ofSeconds(10)), secret,
 					matches);
